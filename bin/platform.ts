@@ -1,0 +1,42 @@
+import { Config } from '../core/config';
+import { resolveDatabase } from '../core/db/database';
+import { listen } from '../core/http';
+import { createLogger } from '../core/logger';
+import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
+import { startGateway } from '../gateway/gateway';
+import { createRestApp } from '../rest-adapter/app';
+import { startAuthSubgraph } from '../subgraphs/auth/subgraph';
+
+export interface RunningPlatform {
+  restUrl: string;
+  gatewayUrl: string;
+  subgraphUrls: Record<string, string>;
+  databaseUrl: string;
+  /** Stops the parts in reverse order, each finishing its in-flight requests. */
+  close: () => Promise<void>;
+}
+
+/** Starts the whole chain in this process: database, every subgraph, the gateway, the REST adapter. */
+export async function startPlatform(config: Config): Promise<RunningPlatform> {
+  const logger = (service: string) => createLogger(service, config.logLevel);
+  const database = await resolveDatabase(config);
+  const auth = await startAuthSubgraph(config, database.url, logger('auth'));
+  const subgraphUrls = { auth: `http://127.0.0.1:${auth.port}/graphql` };
+  const supergraphSdl = readSupergraphSdl();
+  const gateway = await startGateway({ port: config.gatewayPort, subgraphUrls, logger: logger('gateway'), supergraphSdl });
+  const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
+  const app = createRestApp({ config: { ...config, gatewayUrl }, apiSchema: apiSchemaOf(supergraphSdl), logger: logger('rest') });
+  const rest = await listen(app, config.port);
+  return {
+    restUrl: `http://127.0.0.1:${rest.port}`,
+    gatewayUrl,
+    subgraphUrls,
+    databaseUrl: database.url,
+    close: async () => {
+      await rest.close();
+      await gateway.close();
+      await auth.close();
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { forbidden, unauthenticated } from '../errors';
+
+export type PrincipalKind = 'staff' | 'member' | 'service';
+
+/** Permissions a role can grant; `*` grants all of them. */
+export const PERMISSIONS = {
+  staffManage: 'staff:manage',
+  memberManage: 'member:manage',
+  memberRead: 'member:read',
+  serviceKeyManage: 'service-key:manage',
+  roleRead: 'role:read',
+  consentManage: 'consent:manage',
+} as const;
+export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
+
+/** Who is calling: a staff member, a member, or a service holding an API key. */
+export class Principal {
+  constructor(
+    readonly kind: PrincipalKind,
+    readonly id: string,
+    readonly role: string,
+    readonly permissions: string[],
+  ) {}
+
+  can(permission: Permission): boolean {
+    return this.permissions.includes('*') || this.permissions.includes(permission);
+  }
+}
+
+export function requirePrincipal(principal: Principal | undefined): Principal {
+  if (!principal) throw unauthenticated();
+  return principal;
+}
+
+export function requireKind(principal: Principal | undefined, ...kinds: PrincipalKind[]): Principal {
+  const who = requirePrincipal(principal);
+  if (!kinds.includes(who.kind)) throw forbidden();
+  return who;
+}
+
+export function requirePermission(principal: Principal | undefined, permission: Permission): Principal {
+  const who = requirePrincipal(principal);
+  if (!who.can(permission)) throw forbidden();
+  return who;
+}
+
+/** A member may act on itself; anyone else needs the permission. */
+export function requireSelfOrPermission(principal: Principal | undefined, memberId: string, permission: Permission): Principal {
+  const who = requirePrincipal(principal);
+  if (who.kind === 'member' ? who.id !== memberId : !who.can(permission)) throw forbidden();
+  return who;
+}

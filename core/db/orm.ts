@@ -1,0 +1,55 @@
+import { MikroORM, ReflectMetadataProvider } from '@mikro-orm/core';
+import { Migration } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+
+export type MigrationClass = new (...args: any[]) => Migration;
+
+export interface DomainDatabaseOptions {
+  url: string;
+  /** The domain's own Postgres schema. */
+  schema: string;
+  entities: Function[];
+  migrations: Record<string, MigrationClass>;
+  poolSize?: number;
+}
+
+/**
+ * Opens the ORM for one domain, bound to its own Postgres schema, and brings that schema up to date.
+ * Migrations run under an advisory lock so that instances starting together apply them once.
+ */
+export async function openDomainOrm(options: DomainDatabaseOptions): Promise<MikroORM<PostgreSqlDriver>> {
+  const orm = await MikroORM.init<PostgreSqlDriver>({
+    driver: PostgreSqlDriver,
+    clientUrl: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    metadataProvider: ReflectMetadataProvider,
+    discovery: { warnWhenNoEntities: false },
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      silent: true,
+      transactional: true,
+      allOrNothing: true,
+      migrationsList: Object.entries(options.migrations).map(([name, migration]) => ({ name, class: migration })),
+    },
+    forceUtcTimezone: true,
+  });
+  await withAdvisoryLock(options.url, `migrate:${options.schema}`, async () => {
+    await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
+    await orm.getMigrator().up();
+  });
+  return orm;
+}
+
+async function withAdvisoryLock(url: string, key: string, work: () => Promise<void>): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+    await work();
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,59 @@
+import { GraphQLError } from 'graphql';
+
+/** Stable error codes, shared by every subgraph and mapped to HTTP statuses by the REST adapter. */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'BAD_REQUEST'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
+  | 'INTERNAL';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** A domain error: a code, a message a client may read, field errors, and optional payload (`data.data`). */
+export class AppError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors: FieldError[] = [],
+    readonly payload?: Record<string, unknown>,
+  ) {
+    super(message, {
+      extensions: {
+        code,
+        ...(fieldErrors.length > 0 ? { errors: fieldErrors } : {}),
+        ...(payload ? { data: payload } : {}),
+      },
+    });
+  }
+}
+
+export const validationError = (errors: FieldError[], message = 'Validation failed') =>
+  new AppError('VALIDATION', message, errors);
+export const badRequest = (message: string, field?: string) =>
+  new AppError('BAD_REQUEST', message, field ? [{ field, message }] : []);
+export const unauthenticated = (message = 'Unauthorized') => new AppError('UNAUTHENTICATED', message);
+export const forbidden = (message = 'Forbidden: insufficient permissions') => new AppError('FORBIDDEN', message);
+export const notFound = (what: string, id?: string) =>
+  new AppError('NOT_FOUND', `${what} not found`, [], id ? { id } : undefined);
+export const conflict = (message: string, field?: string) =>
+  new AppError('CONFLICT', message, field ? [{ field, message }] : []);

@@ -1,0 +1,18 @@
+import { Directive, Field, Int, ObjectType } from 'type-graphql';
+
+/** Pagination facts of a page of results. */
+@Directive('@shareable')
+@ObjectType()
+export class PageMeta {
+  @Field(() => Int) page: number;
+  @Field(() => Int) limit: number;
+  @Field(() => Int) total: number;
+  @Field(() => Int) totalPages: number;
+}
+
+/** The id of a record an operation removed. */
+@Directive('@shareable')
+@ObjectType()
+export class DeletedRecord {
+  @Field() id: string;
+}

@@ -1,0 +1,55 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Logger } from './logger';
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  /** Stops accepting connections and resolves once in-flight requests have finished. */
+  close: () => Promise<void>;
+}
+
+export function listen(handler: Parameters<typeof createServer>[1], port: number, host?: string): Promise<RunningServer> {
+  return listenServer(createServer(handler), port, host);
+}
+
+export function listenServer(server: Server, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const close = () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeIdleConnections();
+        });
+      resolve({ server, port: (server.address() as AddressInfo).port, close });
+    });
+  });
+}
+
+/** Runs the given steps once, in order, on SIGTERM or SIGINT, then exits. */
+export function onShutdown(logger: Logger, steps: Array<() => Promise<void>>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    for (const step of steps) {
+      try {
+        await step();
+      } catch (error) {
+        logger.error({ err: error }, 'shutdown step failed');
+      }
+    }
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+export function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,24 @@
+import { ValidationError, validate } from 'class-validator';
+import { FieldError, validationError } from './errors';
+
+function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flatten(error.children ?? [], field)];
+  });
+}
+
+/**
+ * type-graphql's validateFn: runs the class-validator rules of argument and input classes and
+ * turns their failures into a VALIDATION error with one entry per failing field.
+ */
+export async function validateArgument(value: unknown): Promise<void> {
+  const items = Array.isArray(value) ? value : [value];
+  const errors: FieldError[] = [];
+  for (const item of items) {
+    if (item === null || typeof item !== 'object' || item.constructor === Object) continue;
+    errors.push(...flatten(await validate(item, { forbidUnknownValues: false })));
+  }
+  if (errors.length > 0) throw validationError(errors);
+}

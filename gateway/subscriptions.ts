@@ -1,0 +1,115 @@
+import { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, parse, print } from 'graphql';
+import { Client, createClient } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { Server } from 'node:http';
+import WebSocket, { WebSocketServer } from 'ws';
+import { REQUEST_ID_HEADER } from '../core/logger';
+
+/** Which subgraph owns each root Subscription field, read from the supergraph's join directives. */
+export function subscriptionOwners(supergraphSdl: string): Map<string, string> {
+  const document = parse(supergraphSdl);
+  const graphNames = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.ENUM_TYPE_DEFINITION && definition.name.value === 'join__Graph') {
+      for (const value of definition.values ?? []) {
+        const graph = value.directives?.find((directive) => directive.name.value === 'join__graph');
+        const name = graph?.arguments?.find((argument) => argument.name.value === 'name')?.value;
+        if (name?.kind === Kind.STRING) graphNames.set(value.name.value, name.value);
+      }
+    }
+  }
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION || definition.name.value !== 'Subscription') continue;
+    const typeGraphs = graphsOf(definition.directives, 'join__type');
+    for (const field of definition.fields ?? []) {
+      const graph = graphsOf(field.directives, 'join__field')[0] ?? (typeGraphs.length === 1 ? typeGraphs[0] : undefined);
+      const name = graph && graphNames.get(graph);
+      if (name) owners.set(field.name.value, name);
+    }
+  }
+  return owners;
+}
+
+function graphsOf(directives: readonly { name: { value: string }; arguments?: readonly any[] }[] | undefined, directive: string): string[] {
+  return (directives ?? [])
+    .filter((node) => node.name.value === directive)
+    .map((node) => node.arguments?.find((argument: any) => argument.name.value === 'graph')?.value)
+    .filter((value) => value?.kind === Kind.ENUM)
+    .map((value) => value.value as string);
+}
+
+interface ForwarderOptions {
+  httpServer: Server;
+  apiSchema: GraphQLSchema;
+  supergraphSdl: string;
+  subgraphUrls: Record<string, string>;
+}
+
+/**
+ * The gateway cannot execute subscriptions itself, so this graphql-ws server on the gateway's
+ * /graphql validates each subscription against the API schema and forwards it to the graphql-ws
+ * endpoint of the subgraph that owns its root field, relaying results and mapping upstream errors.
+ */
+export function attachSubscriptionForwarder(options: ForwarderOptions): { dispose: () => Promise<void> } {
+  const owners = subscriptionOwners(options.supergraphSdl);
+  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' });
+  const server = useServer(
+    {
+      schema: options.apiSchema,
+      context: (ctx) => ({ connectionParams: ctx.connectionParams ?? {} }),
+      subscribe: (args: ExecutionArgs) => forward(args, owners, options.subgraphUrls),
+    },
+    wsServer,
+  );
+  return { dispose: async () => void (await server.dispose()) };
+}
+
+async function* forward(args: ExecutionArgs, owners: Map<string, string>, subgraphUrls: Record<string, string>): AsyncGenerator<ExecutionResult> {
+  const operation = args.document.definitions.find(
+    (definition): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
+  );
+  const rootField = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
+  const owner = rootField?.kind === Kind.FIELD ? owners.get(rootField.name.value) : undefined;
+  const url = owner && subgraphUrls[owner];
+  if (!url) {
+    yield { errors: [upstreamError('No subgraph serves this subscription', 'BAD_REQUEST')] };
+    return;
+  }
+  const params = (args.contextValue as { connectionParams: Record<string, unknown> }).connectionParams;
+  const client: Client = createClient({
+    url: url.replace(/^http/, 'ws'),
+    webSocketImpl: WebSocket,
+    lazy: true,
+    retryAttempts: 0,
+    connectionParams: { authorization: params.authorization, [REQUEST_ID_HEADER]: params[REQUEST_ID_HEADER] },
+  });
+  try {
+    const upstream = client.iterate({
+      query: print(args.document),
+      variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined,
+      operationName: args.operationName ?? undefined,
+    });
+    for await (const result of upstream) yield result as ExecutionResult;
+  } catch (error) {
+    yield { errors: upstreamErrors(error) };
+  } finally {
+    await client.dispose();
+  }
+}
+
+/** graphql-ws rejects with an array of GraphQL errors, a CloseEvent or an Error: map each to GraphQL errors. */
+function upstreamErrors(error: unknown): GraphQLError[] {
+  if (Array.isArray(error)) {
+    return error.map((item) => upstreamError(item?.message ?? 'Subscription failed', item?.extensions?.code ?? 'INTERNAL', item?.extensions));
+  }
+  if (error && typeof error === 'object' && 'code' in error && 'reason' in error) {
+    return [upstreamError(`Subscription source closed: ${(error as { reason: string }).reason || 'no reason given'}`, 'UNAVAILABLE')];
+  }
+  return [upstreamError('Subscription source is unavailable', 'UNAVAILABLE')];
+}
+
+function upstreamError(message: string, code: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { ...extensions, code } });
+}

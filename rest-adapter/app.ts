@@ -1,0 +1,124 @@
+import cookieParser from 'cookie-parser';
+import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import { GraphQLSchema, parse } from 'graphql';
+import { randomUUID } from 'node:crypto';
+import { AccessTokens } from '../core/auth/jwt';
+import { Config } from '../core/config';
+import { AppError, STATUS_BY_CODE, validationError } from '../core/errors';
+import { Logger, REQUEST_ID_HEADER } from '../core/logger';
+import { LocalFileStorage } from '../core/storage/file-storage';
+import { errorBody, errorFromGraphql, successBody } from './envelope';
+import { GatewayClient } from './gateway-client';
+import { OPERATIONS } from './operations';
+import { rateLimit } from './rate-limit';
+import { Route, RouteInput } from './route';
+import { ROUTES } from './routes';
+import { uploadHandler } from './uploads';
+import { OperationVariables } from './variables';
+import { join } from 'node:path';
+
+export interface RestAppOptions {
+  config: Config;
+  apiSchema: GraphQLSchema;
+  logger: Logger;
+  routes?: Route[];
+  storage?: LocalFileStorage;
+}
+
+/** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
+export function createRestApp(options: RestAppOptions): Express {
+  const { config, logger } = options;
+  const gateway = new GatewayClient(config.gatewayUrl);
+  const storage = options.storage ?? new LocalFileStorage(join(config.dataDir, 'uploads'), config.publicUrl);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestContext(logger));
+  app.get('/healthz', async (_req, res) => {
+    const healthy = await gateway
+      .execute(OPERATIONS.Health, {}, undefined, res.locals.requestId)
+      .then((result) => result.data?.health !== undefined && !result.errors)
+      .catch(() => false);
+    res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
+  });
+  app.use('/files', express.static(storage.directory, { index: false, dotfiles: 'deny', maxAge: '365d', immutable: true }));
+  app.use(rateLimit(config.rateLimit, new AccessTokens(config.jwtSecret)));
+  app.use(cookieParser());
+  app.use(express.json({ limit: '1mb' }));
+  for (const route of options.routes ?? ROUTES) {
+    const handlers = route.upload ? uploadHandler(route.upload, storage) : [];
+    app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway));
+  }
+  app.use((_req, res) => void res.status(404).json(errorBody(404, 'Not found')));
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayClient): RequestHandler {
+  const document = OPERATIONS[route.operation];
+  if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
+  const variables = new OperationVariables(apiSchema, parse(document));
+  return async (req, res, next) => {
+    try {
+      const input: RouteInput = {
+        params: req.params as Record<string, string>,
+        query: req.query as Record<string, unknown>,
+        body: req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {},
+        cookies: req.cookies ?? {},
+        uploads: res.locals.uploads ?? {},
+      };
+      const { values, errors } = variables.coerce(route.variables?.(input) ?? {});
+      if (errors.length > 0) throw validationError(errors);
+      const result = await gateway.execute(document, values, req.headers.authorization, res.locals.requestId);
+      if (result.errors?.length || !result.data) {
+        const error = errorFromGraphql(result.errors?.[0] ?? { message: 'Empty answer from the gateway' });
+        return void res.status(error.statusCode).json(error);
+      }
+      const payload = route.payload ? route.payload(result.data) : Object.values(result.data)[0];
+      route.after?.(res, payload, req);
+      const status = route.status ?? 200;
+      if (route.envelope === 'empty') return void res.status(status).end();
+      res.status(status).json(successBody(route.envelope, status, payload, route.message ?? 'Success'));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** Carries the caller's X-Request-Id (or a new one) through the gateway to the subgraphs, and logs each request. */
+function requestContext(logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next) => {
+    const given = req.get(REQUEST_ID_HEADER);
+    const requestId = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.set(REQUEST_ID_HEADER, requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ reqId: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (error instanceof AppError) {
+      const status = STATUS_BY_CODE[error.code];
+      return void res.status(status).json(errorBody(status, error.message, error.fieldErrors, error.payload));
+    }
+    if (error?.type === 'entity.parse.failed') {
+      return void res.status(400).json(errorBody(400, 'Malformed JSON body', [{ field: 'body', message: 'body is not valid JSON' }]));
+    }
+    const status = typeof error?.status === 'number' ? error.status : undefined;
+    if (status && status >= 400 && status < 500) {
+      return void res.status(status).json(errorBody(status, error.expose ? error.message : 'Bad request'));
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+      logger.error({ err: error, reqId: res.locals.requestId }, 'gateway unreachable');
+      return void res.status(503).json(errorBody(503, 'Service temporarily unavailable'));
+    }
+    logger.error({ err: error, reqId: res.locals.requestId }, 'unexpected error');
+    res.status(500).json(errorBody(500, 'Internal server error'));
+  };
+}

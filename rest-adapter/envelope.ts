@@ -1,0 +1,43 @@
+import { GraphQLFormattedError } from 'graphql';
+import { ErrorCode, FieldError, STATUS_BY_CODE } from '../core/errors';
+
+/**
+ * The service-scoped envelopes of spec Part 1:
+ * - `data`: `{statusCode, data: payload}`
+ * - `nested`: `{statusCode, data: {message, data: payload}}`
+ * - `message`: `{statusCode, data: {message}}`
+ * - `empty`: no body (204)
+ */
+export type Envelope = 'data' | 'nested' | 'message' | 'empty';
+
+export function successBody(envelope: Envelope, statusCode: number, payload: unknown, message: string): unknown {
+  switch (envelope) {
+    case 'data':
+      return { statusCode, data: payload };
+    case 'nested':
+      return { statusCode, data: { message, data: payload } };
+    case 'message':
+      return { statusCode, data: { message } };
+    case 'empty':
+      return undefined;
+  }
+}
+
+export interface ErrorBody {
+  statusCode: number;
+  data: { message: string; errors?: FieldError[]; data?: unknown };
+}
+
+export function errorBody(statusCode: number, message: string, errors?: FieldError[], data?: unknown): ErrorBody {
+  return { statusCode, data: { message, ...(errors && errors.length > 0 ? { errors } : {}), ...(data ? { data } : {}) } };
+}
+
+const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+
+/** Maps the first GraphQL error of a gateway answer to a status and the error body. */
+export function errorFromGraphql(error: GraphQLFormattedError): ErrorBody {
+  const code = String(error.extensions?.code ?? 'INTERNAL');
+  const status = STATUS_BY_CODE[code as ErrorCode] ?? (REQUEST_ERROR_CODES.has(code) ? 400 : 500);
+  if (status >= 500) return errorBody(status, status === 503 ? error.message : 'Internal server error');
+  return errorBody(status, error.message, error.extensions?.errors as FieldError[] | undefined, error.extensions?.data);
+}

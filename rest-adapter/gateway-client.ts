@@ -1,0 +1,19 @@
+import { GraphQLFormattedError } from 'graphql';
+import { REQUEST_ID_HEADER } from '../core/logger';
+
+export interface GatewayResponse {
+  data?: Record<string, unknown> | null;
+  errors?: GraphQLFormattedError[];
+}
+
+/** Runs operations on the gateway over HTTP, forwarding the caller's Bearer token and the request id. */
+export class GatewayClient {
+  constructor(private readonly url: string) {}
+
+  async execute(query: string, variables: Record<string, unknown>, authorization: string | undefined, requestId: string): Promise<GatewayResponse> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId };
+    if (authorization) headers.authorization = authorization;
+    const response = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    return (await response.json()) as GatewayResponse;
+  }
+}

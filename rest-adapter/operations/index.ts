@@ -1,0 +1,6 @@
+import { AUTH_OPERATIONS } from './auth';
+
+/** Every operation the REST adapter runs, by name. */
+export const OPERATIONS: Record<string, string> = {
+  ...AUTH_OPERATIONS,
+};

@@ -1,0 +1,117 @@
+import { REFRESH_COOKIE, setRefreshCookie } from '../cookies';
+import { Route } from '../route';
+
+const BASE = '/auth/api';
+const body = ({ body }: { body: Record<string, unknown> }) => ({ input: body });
+const query = ({ query }: { query: Record<string, unknown> }) => query;
+const id = ({ params }: { params: Record<string, string> }) => ({ id: params.id });
+const memberInput = ({ params, body }: { params: Record<string, string>; body: Record<string, unknown> }) => ({
+  memberId: params.memberId,
+  input: body,
+});
+
+/** Spec Part 1, auth service. Order matters where a literal segment and a parameter compete (/staffs/me). */
+export const AUTH_ROUTES: Route[] = [
+  // Sessions
+  { method: 'get', path: `${BASE}/check-access-token-session`, operation: 'CheckAccessTokenSession', envelope: 'nested', message: 'Access token checked' },
+  {
+    method: 'post',
+    path: `${BASE}/get-new-access-token`,
+    operation: 'RefreshAccessToken',
+    variables: ({ body, cookies }) => ({ refreshToken: body.refreshToken ?? cookies[REFRESH_COOKIE] }),
+    envelope: 'data',
+    after: setRefreshCookie,
+  },
+
+  // Staff actions without a token
+  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', variables: body, envelope: 'nested', message: 'Login successful', after: setRefreshCookie },
+  { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', variables: body, envelope: 'message', message: 'Password reset code sent' },
+  {
+    method: 'post',
+    path: `${BASE}/staffs/request-reset-password-by-email`,
+    operation: 'RequestStaffPasswordResetByEmail',
+    variables: body,
+    envelope: 'message',
+    message: 'If the email belongs to a staff account, a reset code has been sent',
+  },
+  {
+    method: 'post',
+    path: `${BASE}/staffs/reset-password/:sessionId`,
+    operation: 'ResetStaffPassword',
+    variables: ({ params, body }) => ({ sessionId: params.sessionId, input: body }),
+    envelope: 'message',
+    message: 'Password has been reset',
+  },
+  {
+    method: 'get',
+    path: `${BASE}/staffs/check-session/:sessionId`,
+    operation: 'StaffResetSession',
+    variables: ({ params }) => ({ sessionId: params.sessionId }),
+    envelope: 'nested',
+    message: 'Reset session checked',
+  },
+
+  // Staff management
+  { method: 'get', path: `${BASE}/staffs`, operation: 'Staffs', variables: query, envelope: 'nested', message: 'Staff list' },
+  { method: 'get', path: `${BASE}/staffs/me`, operation: 'CurrentStaff', envelope: 'nested', message: 'Current staff' },
+  { method: 'get', path: `${BASE}/staffs/:id`, operation: 'Staff', variables: id, envelope: 'nested', message: 'Staff found' },
+  { method: 'post', path: `${BASE}/staffs`, operation: 'CreateStaff', variables: body, envelope: 'nested', message: 'Staff created', status: 201 },
+  {
+    method: 'put',
+    path: `${BASE}/staffs/:id`,
+    operation: 'UpdateStaff',
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    envelope: 'nested',
+    message: 'Staff updated',
+  },
+  { method: 'delete', path: `${BASE}/staffs/:id`, operation: 'DeleteStaff', variables: id, envelope: 'nested', message: 'Staff deleted' },
+
+  // Service API keys
+  { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', variables: body, envelope: 'data', status: 201 },
+  { method: 'get', path: `${BASE}/services/me`, operation: 'MyApiKeys', variables: query, envelope: 'data' },
+  { method: 'delete', path: `${BASE}/services/revoke/:id`, operation: 'RevokeApiKey', variables: id, envelope: 'empty', status: 204 },
+  {
+    method: 'post',
+    path: `${BASE}/services/get-access-token`,
+    operation: 'ExchangeApiKey',
+    variables: ({ body }) => ({ apiKey: body.apiKey }),
+    envelope: 'data',
+  },
+
+  // Members
+  {
+    method: 'post',
+    path: `${BASE}/members/chatapp/login`,
+    operation: 'ChatappLogin',
+    variables: ({ body }) => ({ code: body.code }),
+    envelope: 'nested',
+    message: 'Login successful',
+    after: setRefreshCookie,
+  },
+  { method: 'get', path: `${BASE}/members/me`, operation: 'CurrentMember', envelope: 'nested', message: 'Current member' },
+  { method: 'put', path: `${BASE}/members/me`, operation: 'UpdateCurrentMember', variables: body, envelope: 'message', message: 'Profile updated' },
+  { method: 'get', path: `${BASE}/members/me/qr-code`, operation: 'CurrentMemberQrCode', envelope: 'data' },
+  { method: 'get', path: `${BASE}/members/me/consents`, operation: 'MyConsentStatus', envelope: 'nested', message: 'Consent status' },
+  {
+    method: 'post',
+    path: `${BASE}/members/me/consents`,
+    operation: 'AcceptConsent',
+    variables: ({ body }) => ({ consentVersionId: body.consentVersionId }),
+    envelope: 'nested',
+    message: 'Consent accepted',
+  },
+  { method: 'get', path: `${BASE}/members`, operation: 'Members', variables: query, envelope: 'nested', message: 'Member list' },
+  { method: 'post', path: `${BASE}/members/bulk`, operation: 'MembersByIds', variables: ({ body }) => ({ ids: body.ids }), envelope: 'nested', message: 'Members found' },
+  { method: 'post', path: `${BASE}/members/direct`, operation: 'CreateMemberDirect', variables: body, envelope: 'message', message: 'Member created' },
+  { method: 'get', path: `${BASE}/members/:id`, operation: 'Member', variables: id, envelope: 'nested', message: 'Member found' },
+  { method: 'get', path: `${BASE}/members/:id/consents`, operation: 'MemberConsentStatus', variables: id, envelope: 'nested', message: 'Consent status' },
+  { method: 'post', path: `${BASE}/members/chatapp/sync/:memberId`, operation: 'SyncChatappMember', variables: memberInput, envelope: 'message', message: 'Member synced' },
+  { method: 'put', path: `${BASE}/members/:memberId`, operation: 'UpdateMember', variables: memberInput, envelope: 'message', message: 'Member updated' },
+  { method: 'put', path: `${BASE}/members/:memberId/direct`, operation: 'UpdateMemberDirect', variables: memberInput, envelope: 'message', message: 'Member updated' },
+
+  // Roles and consent versions
+  { method: 'get', path: `${BASE}/roles`, operation: 'Roles', variables: query, envelope: 'nested', message: 'Roles' },
+  { method: 'get', path: `${BASE}/consents`, operation: 'ConsentVersions', variables: query, envelope: 'nested', message: 'Consent versions' },
+  { method: 'get', path: `${BASE}/consents/current`, operation: 'CurrentConsentVersions', variables: query, envelope: 'nested', message: 'Current consent versions' },
+  { method: 'post', path: `${BASE}/consents`, operation: 'PublishConsentVersion', variables: body, envelope: 'nested', message: 'Consent version published', status: 201 },
+];

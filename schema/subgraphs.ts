@@ -1,0 +1,7 @@
+import { BuiltSubgraph } from '../core/subgraph';
+import { buildAuthSubgraph } from '../subgraphs/auth/subgraph';
+
+/** Every subgraph of the supergraph, by name, built for printing (no dependencies needed). */
+export const SUBGRAPH_BUILDERS: Record<string, () => Promise<BuiltSubgraph>> = {
+  auth: () => buildAuthSubgraph(),
+};

@@ -1,0 +1,62 @@
+import { Entity, OptionalProps, Enum, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Directive, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum MemberStatus {
+  PENDING = 'PENDING',
+  CHATAPP_INFO_SYNCED = 'CHATAPP_INFO_SYNCED',
+  ACTIVE = 'ACTIVE',
+  INACTIVE = 'INACTIVE',
+}
+registerEnumType(MemberStatus, { name: 'MemberStatus' });
+
+export enum Gender {
+  Male = 'Male',
+  Female = 'Female',
+  Other = 'Other',
+}
+registerEnumType(Gender, { name: 'Gender' });
+
+@ObjectType()
+export class Address {
+  @Field(() => String, { nullable: true }) address?: string;
+  @Field(() => String, { nullable: true }) subDistrict?: string;
+  @Field(() => String, { nullable: true }) district?: string;
+  @Field(() => String, { nullable: true }) province?: string;
+  @Field(() => String, { nullable: true }) postCode?: string;
+  @Field(() => String, { nullable: true }) country?: string;
+  @Field(() => Float, { nullable: true }) latitude?: number;
+  @Field(() => Float, { nullable: true }) longitude?: number;
+}
+
+/**
+ * A member of the loyalty programme. Owned by auth; other subgraphs extend it through its key
+ * (point contributes `pointBalance`, cluster contributes `tier`).
+ */
+@Directive('@key(fields: "id")')
+@ObjectType()
+@Entity({ tableName: 'member' })
+export class Member {
+  [OptionalProps]?: 'openId' | 'unionId' | 'nickName' | 'avatarUrl' | 'name' | 'phoneNumber' | 'gender' | 'birthDay' | 'address' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'birthDate';
+
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => String, { nullable: true }) @Property({ nullable: true, unique: true }) openId: string | null = null;
+  @Property({ nullable: true }) unionId: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) nickName: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) avatarUrl: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) name: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) phoneNumber: string | null = null;
+  @Field(() => Gender, { nullable: true }) @Enum({ items: () => Gender, nullable: true }) gender: Gender | null = null;
+  @Property({ type: 'date', nullable: true }) birthDay: string | null = null;
+  @Field(() => Address, { nullable: true }) @Property({ type: 'jsonb', nullable: true }) address: Address | null = null;
+  @Field(() => MemberStatus) @Enum({ items: () => MemberStatus }) status: MemberStatus = MemberStatus.PENDING;
+  @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
+  @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
+
+  /** The birth date, given as an ISO 8601 date and returned as a timestamp (midnight UTC). */
+  @Field(() => Date, { name: 'birthDate', nullable: true })
+  get birthDate(): Date | null {
+    return this.birthDay ? new Date(`${this.birthDay}T00:00:00.000Z`) : null;
+  }
+}

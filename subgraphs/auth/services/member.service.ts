@@ -1,0 +1,124 @@
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import QRCode from 'qrcode';
+import { notFound, unauthenticated } from '../../../core/errors';
+import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { containsAny } from '../../../core/search';
+import { AuthDeps } from '../auth-deps';
+import { Gender, Member, MemberStatus } from '../entities/member';
+import {
+  ChatappProfileInput,
+  CreateMemberDirectInput,
+  MemberDirectUpdateInput,
+  MemberListArgs,
+  MemberProfileInput,
+} from '../types/member.inputs';
+import { MemberQrCode } from '../types/member.types';
+import { MemberLogin, MemberLoginStatus } from '../types/session.types';
+import { memberPrincipal, SessionService } from './session.service';
+
+const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
+
+/** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
+export class MemberService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AuthDeps,
+  ) {}
+
+  /** Logs a member in with a chat-app login code, creating the member on first login. */
+  async chatappLogin(code: string): Promise<MemberLogin> {
+    const identity = await this.deps.chatapp.exchangeCode(code);
+    let status = MemberLoginStatus.EXISTING;
+    let member = await this.em.findOne(Member, { openId: identity.openId });
+    if (!member) {
+      try {
+        member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
+        await this.em.flush();
+        status = MemberLoginStatus.NEW;
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException)) throw error;
+        this.em.clear();
+        member = await this.em.findOneOrFail(Member, { openId: identity.openId });
+      }
+    }
+    if (member.deletedAt || member.status === MemberStatus.INACTIVE) throw unauthenticated('Member account is not active');
+    const tokens = await new SessionService(this.em, this.deps).issue(memberPrincipal(member));
+    return { status, ...tokens };
+  }
+
+  async get(id: string): Promise<Member> {
+    const member = await this.em.findOne(Member, { id, deletedAt: null });
+    if (!member) throw notFound('Member', id);
+    return member;
+  }
+
+  async list(args: MemberListArgs): Promise<Page<Member>> {
+    const where: Record<string, unknown> = { deletedAt: null };
+    if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
+    if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber'], args.search));
+    const [items, total] = await this.em.findAndCount(Member, where, {
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+    return pageOf(items, total, args);
+  }
+
+  async findByIds(ids: string[]): Promise<Member[]> {
+    if (ids.length === 0) return [];
+    return this.em.find(Member, { id: { $in: ids }, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+  }
+
+  async updateProfile(id: string, input: MemberDirectUpdateInput): Promise<Member> {
+    const member = await this.get(id);
+    applyProfile(member, input);
+    await this.em.flush();
+    if (member.status === MemberStatus.INACTIVE) await new SessionService(this.em, this.deps).revokeAllOf('member', member.id);
+    return member;
+  }
+
+  async createDirect(input: CreateMemberDirectInput): Promise<Member> {
+    const member = this.em.create(Member, { status: MemberStatus.ACTIVE });
+    applyProfile(member, input);
+    await this.em.flush();
+    return member;
+  }
+
+  /** Copies the profile the mini-program read from the chat app; a new member becomes CHATAPP_INFO_SYNCED. */
+  async syncFromChatapp(id: string, input: ChatappProfileInput): Promise<Member> {
+    const member = await this.get(id);
+    const { gender, province, city, country, ...profile } = input;
+    applyProfile(member, profile);
+    if (gender !== undefined && gender !== null) member.gender = CHATAPP_GENDER[gender];
+    if (province || city || country) {
+      member.address = {
+        ...member.address,
+        ...(province ? { province } : {}),
+        ...(city ? { district: city } : {}),
+        ...(country ? { country } : {}),
+      };
+    }
+    if (member.status === MemberStatus.PENDING) member.status = MemberStatus.CHATAPP_INFO_SYNCED;
+    await this.em.flush();
+    return member;
+  }
+
+  async qrCode(id: string): Promise<MemberQrCode> {
+    const member = await this.get(id);
+    const qrCodeUrl = await QRCode.toDataURL(`loyalty:member:${member.id}`, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+    return { memberId: member.id, qrCodeUrl };
+  }
+}
+
+function applyProfile(member: Member, input: MemberProfileInput | CreateMemberDirectInput): void {
+  const { birthDate, address, ...fields } = input;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== null) (member as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (birthDate) member.birthDay = birthDate.slice(0, 10);
+  if (address) member.address = { ...member.address, ...stripEmpty(address) };
+}
+
+function stripEmpty<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as Partial<T>;
+}

@@ -1,0 +1,122 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Principal } from '../../../core/auth/principal';
+import { hashPassword, verifyPassword } from '../../../core/auth/secrets';
+import { badRequest, conflict, notFound, unauthenticated } from '../../../core/errors';
+import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { containsAny } from '../../../core/search';
+import { AuthDeps } from '../auth-deps';
+import { Role } from '../entities/role';
+import { Staff, StaffStatus } from '../entities/staff';
+import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
+import { TokenPair } from '../types/session.types';
+import { PasswordResetService } from './password-reset.service';
+import { RoleService } from './role.service';
+import { SessionService, staffPrincipal } from './session.service';
+
+/** A hash to verify against when no staff matches, so that timing does not reveal which e-mails exist. */
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export class StaffService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AuthDeps,
+  ) {}
+
+  async login(email: string, password: string): Promise<TokenPair> {
+    const staff = await this.findLiveByEmail(email);
+    const matches = await verifyPassword(password, staff?.passwordHash ?? DUMMY_HASH);
+    if (!staff || !matches) throw unauthenticated('Invalid email or password');
+    if (staff.status !== StaffStatus.ACTIVE) throw unauthenticated('Account is not active');
+    return new SessionService(this.em, this.deps).issue(staffPrincipal(staff));
+  }
+
+  async list(args: StaffListArgs): Promise<Page<Staff>> {
+    const where: Record<string, unknown> = { deletedAt: null };
+    if (args.storeId) where.storeId = args.storeId;
+    if (args.roleId) where.role = args.roleId;
+    if (args.status) where.status = args.status;
+    if (args.search) Object.assign(where, containsAny(['firstname', 'lastname', 'email'], args.search));
+    const [items, total] = await this.em.findAndCount(Staff, where, {
+      populate: ['role'],
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+    return pageOf(items, total, args);
+  }
+
+  async get(id: string): Promise<Staff> {
+    const staff = await this.em.findOne(Staff, { id, deletedAt: null }, { populate: ['role'] });
+    if (!staff) throw notFound('Staff', id);
+    return staff;
+  }
+
+  async create(input: CreateStaffInput): Promise<Staff> {
+    const role = await new RoleService(this.em).require(input.roleId);
+    await this.assertEmailFree(input.email);
+    const staff = this.em.create(Staff, {
+      email: input.email.toLowerCase(),
+      firstname: input.firstname,
+      lastname: input.lastname,
+      phoneNumber: input.phoneNumber ?? null,
+      storeId: input.storeId ?? null,
+      role,
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.locale ? { locale: input.locale } : {}),
+    });
+    await this.em.flush();
+    if (staff.status === StaffStatus.WAIT_FOR_FIRST_ACTIVE) {
+      await new PasswordResetService(this.em, this.deps).sendInvitation(staff);
+    }
+    return staff;
+  }
+
+  async update(id: string, input: UpdateStaffInput): Promise<Staff> {
+    const staff = await this.get(id);
+    const role = await new RoleService(this.em).require(input.roleId);
+    if (input.email.toLowerCase() !== staff.email) await this.assertEmailFree(input.email);
+    Object.assign(staff, {
+      email: input.email.toLowerCase(),
+      firstname: input.firstname,
+      lastname: input.lastname,
+      role,
+      phoneNumber: input.phoneNumber ?? staff.phoneNumber,
+      storeId: input.storeId ?? staff.storeId,
+    });
+    await this.em.flush();
+    return staff;
+  }
+
+  async softDelete(id: string, actor: Principal): Promise<Staff> {
+    if (id === actor.id) throw badRequest('You cannot delete your own account', 'id');
+    const staff = await this.get(id);
+    staff.deletedAt = new Date();
+    await this.em.flush();
+    await new SessionService(this.em, this.deps).revokeAllOf('staff', staff.id);
+    return staff;
+  }
+
+  /** BOOTSTRAP_ADMIN_*: the first start creates an active admin when no staff exists yet. */
+  async bootstrapAdmin(email: string, password: string): Promise<Staff | undefined> {
+    if ((await this.em.count(Staff, {})) > 0) return undefined;
+    const role = await this.em.findOneOrFail(Role, { key: 'admin' });
+    const staff = this.em.create(Staff, {
+      email: email.toLowerCase(),
+      firstname: 'Admin',
+      lastname: 'Bootstrap',
+      role,
+      status: StaffStatus.ACTIVE,
+      passwordHash: await hashPassword(password),
+    });
+    await this.em.flush();
+    return staff;
+  }
+
+  findLiveByEmail(email: string): Promise<Staff | null> {
+    return this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null }, { populate: ['role'] });
+  }
+
+  private async assertEmailFree(email: string): Promise<void> {
+    if (await this.findLiveByEmail(email)) throw conflict('A staff member with this email already exists', 'email');
+  }
+}
