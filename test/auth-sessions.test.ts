@@ -1,0 +1,111 @@
+import { startTestPlatform, TestPlatform } from './support/test-platform';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(() => platform.close());
+
+describe('staff login', () => {
+  it('returns tokens in data.data with a message and sets an HTTP-only refresh cookie', async () => {
+    const staff = await platform.createStaff();
+    const response = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+    expect(response.status).toBe(200);
+    expect(response.body.statusCode).toBe(200);
+    expect(response.body.data.message).toEqual(expect.any(String));
+    expect(response.body.data.data).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toContain(`refreshToken=${response.body.data.data.refreshToken}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('refuses a wrong password with 401', async () => {
+    const staff = await platform.createStaff();
+    const response = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: 'wrong-password' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ statusCode: 401, data: { message: 'Invalid email or password' } });
+  });
+
+  it('rejects a malformed e-mail and an empty password with field errors', async () => {
+    const response = await platform.api('POST', '/auth/api/staffs/login', { body: { email: 'not-an-email', password: '' } });
+    expect(response.status).toBe(400);
+    expect(response.body.data.errors.map((error: { field: string }) => error.field).sort()).toEqual(['email', 'password']);
+  });
+});
+
+describe('access token session check', () => {
+  it('answers valid for a live token and 401 without one', async () => {
+    const staff = await platform.createStaff();
+    const ok = await platform.api('GET', '/auth/api/check-access-token-session', { token: staff.token });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.data).toEqual({ valid: true });
+    expect(ok.body.data.message).toEqual(expect.any(String));
+    const missing = await platform.api('GET', '/auth/api/check-access-token-session');
+    expect(missing.status).toBe(401);
+    const forged = await platform.api('GET', '/auth/api/check-access-token-session', { token: `${staff.token}x` });
+    expect(forged.status).toBe(401);
+  });
+
+  it('answers valid false once the staff member is deleted', async () => {
+    const admin = await platform.createStaff();
+    const staff = await platform.createStaff();
+    expect((await platform.api('DELETE', `/auth/api/staffs/${staff.id}`, { token: admin.token })).status).toBe(200);
+    const check = await platform.api('GET', '/auth/api/check-access-token-session', { token: staff.token });
+    expect(check.body.data.data).toEqual({ valid: false });
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotates a refresh token given in the body', async () => {
+    const staff = await platform.createStaff();
+    const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+    const first = login.body.data.data.refreshToken;
+    const refreshed = await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: first } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+    expect(refreshed.body.data.refreshToken).not.toBe(first);
+    expect(refreshed.headers.get('set-cookie')).toContain(`refreshToken=${refreshed.body.data.refreshToken}`);
+    const me = await platform.api('GET', '/auth/api/staffs/me', { token: refreshed.body.data.accessToken });
+    expect(me.body.data.data.id).toBe(staff.id);
+  });
+
+  it('reads the refresh token from the cookie when the body has none', async () => {
+    const staff = await platform.createStaff();
+    const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    const refreshed = await platform.api('POST', '/auth/api/get-new-access-token', { headers: { cookie } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data.accessToken).toEqual(expect.any(String));
+  });
+
+  it('answers 401 with data.message when no refresh token is found', async () => {
+    const response = await platform.api('POST', '/auth/api/get-new-access-token', { body: {} });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ statusCode: 401, data: { message: 'Refresh token not found' } });
+    const unknown = await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: 'unknown' } });
+    expect(unknown.status).toBe(401);
+  });
+
+  it('revokes the whole session family when a used refresh token is presented again', async () => {
+    const staff = await platform.createStaff();
+    const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+    const first = login.body.data.data.refreshToken;
+    const second = (await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: first } })).body.data.refreshToken;
+    const replay = await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: first } });
+    expect(replay.status).toBe(401);
+    const afterReplay = await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: second } });
+    expect(afterReplay.status).toBe(401);
+  });
+
+  it('lets only one of two concurrent refreshes with the same token succeed', async () => {
+    const staff = await platform.createStaff();
+    const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+    const token = login.body.data.data.refreshToken;
+    const results = await Promise.all(
+      [1, 2].map(() => platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
+  });
+});

@@ -1,0 +1,73 @@
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface FakeSmtp {
+  url: string;
+  mails: ReceivedMail[];
+  /** The last mail sent to `to`. */
+  lastTo: (to: string) => ReceivedMail | undefined;
+  close: () => Promise<void>;
+}
+
+/** A minimal SMTP server that accepts every message and keeps it for the test to read. */
+export async function startFakeSmtp(): Promise<FakeSmtp> {
+  const mails: ReceivedMail[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let buffer = '';
+    let inData = false;
+    let current: ReceivedMail = { to: [], raw: '' };
+    const reply = (line: string) => socket.write(`${line}\r\n`);
+    reply('220 fake-smtp ready');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      while (true) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end === -1) return;
+          current.raw = buffer.slice(0, end);
+          buffer = buffer.slice(end + 5);
+          mails.push(current);
+          current = { to: [], raw: '' };
+          inData = false;
+          reply('250 OK: queued');
+          continue;
+        }
+        const newline = buffer.indexOf('\r\n');
+        if (newline === -1) return;
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 2);
+        const command = line.slice(0, 4).toUpperCase();
+        if (command === 'EHLO' || command === 'HELO') reply('250 fake-smtp');
+        else if (command === 'MAIL') reply('250 OK');
+        else if (command === 'RCPT') {
+          current.to.push(/<([^>]+)>/.exec(line)?.[1] ?? '');
+          reply('250 OK');
+        } else if (command === 'DATA') {
+          inData = true;
+          reply('354 End data with <CR><LF>.<CR><LF>');
+        } else if (command === 'QUIT') {
+          reply('221 Bye');
+          socket.end();
+        } else reply('250 OK');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    mails,
+    lastTo: (to) => [...mails].reverse().find((mail) => mail.to.includes(to)),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,143 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { RunningPlatform, startPlatform } from '../../bin/platform';
+import { hashPassword } from '../../core/auth/secrets';
+import { loadConfig } from '../../core/config';
+import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './fake-chatapp';
+import { FakeSmtp, startFakeSmtp } from './fake-smtp';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface ApiOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestStaff {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+export interface TestMember {
+  id: string;
+  token: string;
+  refreshToken: string;
+}
+
+export interface TestPlatform extends RunningPlatform {
+  dataDir: string;
+  chatapp: FakeChatapp;
+  smtp: FakeSmtp;
+  /** Direct access to the test database, for fixtures and for checking what a request changed. */
+  sql: Pool;
+  api: <T = any>(method: string, path: string, options?: ApiOptions) => Promise<ApiResponse<T>>;
+  graphql: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<ApiResponse<T>>;
+  /** An ACTIVE staff member with the given role, logged in through REST. */
+  createStaff: (roleKey?: string) => Promise<TestStaff>;
+  /** A member logged in through the chat-app flow (created on first login). */
+  loginMember: (code?: string) => Promise<TestMember>;
+  roleId: (roleKey: string) => Promise<string>;
+}
+
+export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
+
+/**
+ * The whole chain (auth subgraph, gateway, REST adapter) on random ports against the test database,
+ * with a fake chat-app provider and a fake SMTP server.
+ */
+export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
+  const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-platform-'));
+  const [chatapp, smtp] = await Promise.all([startFakeChatapp(), startFakeSmtp()]);
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    GATEWAY_PORT: '0',
+    AUTH_PORT: '0',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    CHATAPP_API_URL: chatapp.url,
+    CHATAPP_APP_ID,
+    CHATAPP_APP_SECRET,
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
+    ...env,
+  });
+  const platform = await startPlatform(config);
+  const sql = new Pool({ connectionString: databaseUrl, max: 2 });
+
+  const api = async <T>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const response = await fetch(`${platform.restUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+
+  const graphql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await fetch(platform.gatewayUrl, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+  };
+
+  const roleId = async (roleKey: string) => (await sql.query('select id from auth.role where key = $1', [roleKey])).rows[0].id as string;
+
+  const createStaff = async (roleKey = 'admin'): Promise<TestStaff> => {
+    const id = randomUUID();
+    const email = `${unique('staff')}@example.com`;
+    const password = unique('pw');
+    await sql.query(
+      `insert into auth.staff (id, email, firstname, lastname, role_id, status, locale, password_hash, created_at, updated_at)
+       values ($1, $2, 'Test', 'Staff', $3, 'ACTIVE', 'en', $4, now(), now())`,
+      [id, email, await roleId(roleKey), await hashPassword(password)],
+    );
+    const login = await api('POST', '/auth/api/staffs/login', { body: { email, password } });
+    if (login.status !== 200) throw new Error(`staff login failed: ${JSON.stringify(login.body)}`);
+    return { id, email, password, token: login.body.data.data.accessToken };
+  };
+
+  const loginMember = async (code = unique('code')): Promise<TestMember> => {
+    const login = await api('POST', '/auth/api/members/chatapp/login', { body: { code } });
+    if (login.status !== 200) throw new Error(`member login failed: ${JSON.stringify(login.body)}`);
+    const { accessToken, refreshToken } = login.body.data.data;
+    const me = await api('GET', '/auth/api/members/me', { token: accessToken });
+    return { id: me.body.data.data.id, token: accessToken, refreshToken };
+  };
+
+  return {
+    ...platform,
+    dataDir,
+    chatapp,
+    smtp,
+    sql,
+    api,
+    graphql,
+    createStaff,
+    loginMember,
+    roleId,
+    close: async () => {
+      await platform.close();
+      await sql.end();
+      await Promise.all([chatapp.close(), smtp.close()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
