@@ -18,6 +18,7 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
   testTimeout: 30000,
 };

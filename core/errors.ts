@@ -36,8 +36,10 @@ export class AppError extends GraphQLError {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     readonly payload?: Record<string, unknown>,
+    cause?: unknown,
   ) {
     super(message, {
+      originalError: cause instanceof Error ? cause : undefined,
       extensions: {
         code,
         ...(fieldErrors.length > 0 ? { errors: fieldErrors } : {}),

@@ -18,9 +18,14 @@ export function listenServer(server: Server, port: number, host = '0.0.0.0'): Pr
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
+      // Keep-alive connections that finish their last request while we wait are closed as they go idle.
       const close = () =>
         new Promise<void>((done) => {
-          server.close(() => done());
+          const sweep = setInterval(() => server.closeIdleConnections(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            done();
+          });
           server.closeIdleConnections();
         });
       resolve({ server, port: (server.address() as AddressInfo).port, close });

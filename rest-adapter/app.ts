@@ -74,7 +74,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
         const error = errorFromGraphql(result.errors?.[0] ?? { message: 'Empty answer from the gateway' });
         return void res.status(error.statusCode).json(error);
       }
-      const payload = route.payload ? route.payload(result.data) : Object.values(result.data)[0];
+      const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
       if (route.envelope === 'empty') return void res.status(status).end();
@@ -105,6 +105,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (error instanceof AppError) {
       const status = STATUS_BY_CODE[error.code];
+      if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);
       return void res.status(status).json(errorBody(status, error.message, error.fieldErrors, error.payload));
     }
     if (error?.type === 'entity.parse.failed') {
@@ -113,10 +114,6 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     const status = typeof error?.status === 'number' ? error.status : undefined;
     if (status && status >= 400 && status < 500) {
       return void res.status(status).json(errorBody(status, error.expose ? error.message : 'Bad request'));
-    }
-    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-      logger.error({ err: error, reqId: res.locals.requestId }, 'gateway unreachable');
-      return void res.status(503).json(errorBody(503, 'Service temporarily unavailable'));
     }
     logger.error({ err: error, reqId: res.locals.requestId }, 'unexpected error');
     res.status(500).json(errorBody(500, 'Internal server error'));

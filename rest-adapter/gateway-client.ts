@@ -1,4 +1,5 @@
 import { GraphQLFormattedError } from 'graphql';
+import { AppError } from '../core/errors';
 import { REQUEST_ID_HEADER } from '../core/logger';
 
 export interface GatewayResponse {
@@ -13,7 +14,11 @@ export class GatewayClient {
   async execute(query: string, variables: Record<string, unknown>, authorization: string | undefined, requestId: string): Promise<GatewayResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId };
     if (authorization) headers.authorization = authorization;
-    const response = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-    return (await response.json()) as GatewayResponse;
+    try {
+      const response = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      return (await response.json()) as GatewayResponse;
+    } catch (error) {
+      throw new AppError('UNAVAILABLE', 'Service temporarily unavailable', [], undefined, error);
+    }
   }
 }

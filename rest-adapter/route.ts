@@ -24,7 +24,7 @@ export interface Route {
   /** Success status; 200 unless given. */
   status?: number;
   /** The payload from the operation's data; its first root field unless given. */
-  payload?: (data: Record<string, any>) => unknown;
+  payload?: (data: Record<string, any>, input: RouteInput) => unknown;
   /** Anything to do to the response besides the body (cookies). */
   after?: (res: Response, payload: any, req: Request) => void;
   upload?: UploadField[];

@@ -78,7 +78,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
   const platform = await startPlatform(config);
   const sql = new Pool({ connectionString: databaseUrl, max: 2 });
 
-  const api = async <T>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
+  const api = async <T = any>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -91,7 +91,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   };
 
-  const graphql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<ApiResponse<T>> => {
+  const graphql = async <T = any>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
     const response = await fetch(platform.gatewayUrl, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });

@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { startPlatform } from '../bin/platform';
+import { ConfigError, loadConfig } from '../core/config';
+import { listen, RunningServer } from '../core/http';
+import { createLogger } from '../core/logger';
+import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
+import { createRestApp } from '../rest-adapter/app';
+import { startTestPlatform, TestPlatform } from './support/test-platform';
+
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loyalty-foundation-'));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe('configuration', () => {
+  it('reports every invalid variable at once, by name', () => {
+    const attempt = () =>
+      loadConfig({ DATA_DIR: tempDir(), PORT: 'abc', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', BOOTSTRAP_ADMIN_EMAIL: 'a@b.co' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('PORT must be a port number');
+      expect(message).toContain('DATABASE_URL must use postgres: or postgresql:');
+      expect(message).toContain('JWT_SECRET must be at least 32 characters');
+      expect(message).toContain('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+    }
+  });
+
+  it('generates a JWT secret once and keeps it under DATA_DIR when none is given', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(first.jwtSecret);
+    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
+    expect(loadConfig({ DATA_DIR: tempDir() }).jwtSecret).not.toBe(first.jwtSecret);
+  });
+
+  it('uses the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: tempDir() });
+    expect(config.port).toBe(3000);
+    expect(config.gatewayPort).toBe(4000);
+    expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
+    expect(config.rateLimit.standardPerHour).toBe(1000);
+  });
+});
+
+describe('the running chain', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform();
+  });
+  afterAll(() => platform.close());
+
+  it('answers /healthz with 200 when the gateway and the database answer', async () => {
+    const response = await platform.api('GET', '/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ statusCode: 200, data: { status: 'ok' } });
+  });
+
+  it('answers unknown paths with the error envelope and 404', async () => {
+    const response = await platform.api('GET', '/auth/api/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ statusCode: 404, data: { message: 'Not found' } });
+  });
+
+  it('echoes a given request id and makes one up otherwise', async () => {
+    const given = await platform.api('GET', '/auth/api/consents', { headers: { 'x-request-id': 'req-abc.123' } });
+    expect(given.headers.get('x-request-id')).toBe('req-abc.123');
+    const made = await platform.api('GET', '/auth/api/consents', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('finishes a request in flight when the adapter shuts down, then refuses new connections', async () => {
+    const staff = await platform.createStaff();
+    const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: platform.gatewayUrl, RATE_LIMIT_STANDARD_PER_HOUR: '1000' });
+    const adapter = await listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent') }), 0, '127.0.0.1');
+    let closing: Promise<void> | undefined;
+    adapter.server.once('request', () => {
+      closing = adapter.close();
+    });
+    const response = await fetch(`http://127.0.0.1:${adapter.port}/auth/api/staffs/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: staff.email, password: staff.password }),
+    });
+    expect(response.status).toBe(200);
+    expect(closing).toBeDefined();
+    await closing;
+    await expect(fetch(`http://127.0.0.1:${adapter.port}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('rate limits', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startTestPlatform({ RATE_LIMIT_STANDARD_PER_HOUR: '3' });
+  });
+  afterAll(() => platform.close());
+
+  const memberToken = async () =>
+    (await platform.api('POST', '/auth/api/members/chatapp/login', { body: { code: `rate-${randomBytes(4).toString('hex')}` } })).body.data.data
+      .accessToken as string;
+
+  it('limits each caller to its tier, with the rate headers on every response and 429 past the limit', async () => {
+    const token = await memberToken();
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await platform.api('GET', '/auth/api/members/me', { token });
+      statuses.push(response.status);
+      remaining.push(response.headers.get('x-ratelimit-remaining') ?? '');
+      expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+      if (response.status === 429) {
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(response.body).toEqual({ statusCode: 429, data: { message: expect.stringContaining('rate limit') } });
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(remaining).toEqual(['2', '1', '0', '0']);
+    const other = await memberToken();
+    expect((await platform.api('GET', '/auth/api/members/me', { token: other })).status).toBe(200);
+  });
+});
+
+describe('health when the gateway is down', () => {
+  let adapter: RunningServer;
+  beforeAll(async () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: 'http://127.0.0.1:9/graphql', LOG_LEVEL: 'silent' });
+    const app = createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent') });
+    adapter = await listen(app, 0, '127.0.0.1');
+  });
+  afterAll(() => adapter.close());
+
+  it('answers 503 on /healthz and 503 without a stack trace on a route', async () => {
+    const health = await fetch(`http://127.0.0.1:${adapter.port}/healthz`);
+    expect(health.status).toBe(503);
+    const route = await fetch(`http://127.0.0.1:${adapter.port}/auth/api/roles`);
+    expect(route.status).toBe(503);
+    expect(await route.json()).toEqual({ statusCode: 503, data: { message: 'Service temporarily unavailable' } });
+  });
+});
+
+describe('bootstrap admin and a second start', () => {
+  const database = `loyalty_bootstrap_${randomBytes(4).toString('hex')}`;
+  let serverUrl: URL;
+  beforeAll(async () => {
+    serverUrl = new URL(process.env.TEST_DATABASE_URL!);
+    const admin = new Client({ connectionString: serverUrl.toString() });
+    await admin.connect();
+    await admin.query(`create database "${database}"`);
+    await admin.end();
+  });
+  afterAll(async () => {
+    const admin = new Client({ connectionString: serverUrl.toString() });
+    await admin.connect();
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  });
+
+  it('creates the first admin once, and a restart reuses the data without creating another', async () => {
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    const dataDir = tempDir();
+    const env = {
+      DATABASE_URL: url.toString(),
+      DATA_DIR: dataDir,
+      PORT: '0',
+      GATEWAY_PORT: '0',
+      AUTH_PORT: '0',
+      LOG_LEVEL: 'silent',
+      BOOTSTRAP_ADMIN_EMAIL: 'Founder@Example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: 'first-password',
+    };
+    const login = async (restUrl: string, password: string) =>
+      fetch(`${restUrl}/auth/api/staffs/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'founder@example.com', password }),
+      });
+
+    const first = await startPlatform(loadConfig(env));
+    try {
+      const response = await login(first.restUrl, 'first-password');
+      expect(response.status).toBe(200);
+      const { accessToken } = ((await response.json()) as any).data.data;
+      const me = (await (await fetch(`${first.restUrl}/auth/api/staffs/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as any;
+      expect(me.data.data).toMatchObject({ email: 'founder@example.com', status: 'ACTIVE' });
+    } finally {
+      await first.close();
+    }
+
+    const second = await startPlatform(loadConfig({ ...env, BOOTSTRAP_ADMIN_PASSWORD: 'other-password' }));
+    try {
+      expect((await login(second.restUrl, 'first-password')).status).toBe(200);
+      expect((await login(second.restUrl, 'other-password')).status).toBe(401);
+      const check = new Client({ connectionString: url.toString() });
+      await check.connect();
+      const { rows } = await check.query('select count(*)::int as count from auth.staff');
+      await check.end();
+      expect(rows[0].count).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('password reset mail without SMTP', () => {
+  it('writes the mail to the outbox file under DATA_DIR', async () => {
+    const platform = await startTestPlatform({ SMTP_URL: '' });
+    try {
+      const staff = await platform.createStaff();
+      const response = await platform.api('POST', '/auth/api/staffs/request-reset-password-by-email', { body: { email: staff.email } });
+      expect(response.status).toBe(200);
+      const outbox = join(platform.dataDir, 'outbox', 'mail.jsonl');
+      expect(existsSync(outbox)).toBe(true);
+      const mail = JSON.parse(readFileSync(outbox, 'utf8').trim().split('\n').pop()!);
+      expect(mail.to).toBe(staff.email);
+      expect(mail.text).toMatch(/\b\d{6}\b/);
+      expect(platform.smtp.mails).toHaveLength(0);
+    } finally {
+      await platform.close();
+    }
+  });
+});
