@@ -1,7 +1,7 @@
 import { Config } from '../core/config';
 import { resolveDatabase } from '../core/db/database';
 import { listen } from '../core/http';
-import { createLogger } from '../core/logger';
+import { createLogger, DestinationStream } from '../core/logger';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -17,8 +17,8 @@ export interface RunningPlatform {
 }
 
 /** Starts the whole chain in this process: database, every subgraph, the gateway, the REST adapter. */
-export async function startPlatform(config: Config): Promise<RunningPlatform> {
-  const logger = (service: string) => createLogger(service, config.logLevel);
+export async function startPlatform(config: Config, logDestination?: DestinationStream): Promise<RunningPlatform> {
+  const logger = (service: string) => createLogger(service, config.logLevel, logDestination);
   const database = await resolveDatabase(config);
   const auth = await startAuthSubgraph(config, database.url, logger('auth'));
   const subgraphUrls = { auth: `http://127.0.0.1:${auth.port}/graphql` };

@@ -13,7 +13,7 @@ import { AccessTokens } from './auth/jwt';
 import { RequestContext } from './context';
 import { formatGraphqlError } from './graphql-errors';
 import { listenServer, RunningServer } from './http';
-import { Logger, REQUEST_ID_HEADER } from './logger';
+import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
 import { BuiltSubgraph } from './subgraph';
 
 export interface SubgraphServerOptions {
@@ -59,6 +59,7 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
     formatError: formatGraphqlError(logger),
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
+      operationLogPlugin(logger),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { formatGraphqlError } from '../core/graphql-errors';
 import { listenServer, RunningServer } from '../core/http';
-import { Logger, REQUEST_ID_HEADER } from '../core/logger';
+import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from '../core/logger';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
 import { attachSubscriptionForwarder } from './subscriptions';
@@ -44,6 +44,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     formatError: formatGraphqlError(options.logger),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      operationLogPlugin(options.logger),
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
   });

@@ -99,6 +99,22 @@ describe('the running chain', () => {
   });
 });
 
+describe('request ids in the logs', () => {
+  it('carries the caller request id from the REST adapter through the gateway to the subgraph', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const platform = await startTestPlatform({ LOG_LEVEL: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    try {
+      const response = await platform.api('GET', '/auth/api/consents/current', { headers: { 'x-request-id': 'trace-me-42' } });
+      expect(response.status).toBe(200);
+      const traced = lines.filter((line) => line.reqId === 'trace-me-42');
+      expect(new Set(traced.map((line) => line.service))).toEqual(new Set(['rest', 'gateway', 'auth']));
+      expect(traced.find((line) => line.service === 'auth')).toMatchObject({ operation: expect.stringMatching(/^CurrentConsentVersions/), errors: 0 });
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe('rate limits', () => {
   let platform: TestPlatform;
   beforeAll(async () => {

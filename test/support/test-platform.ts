@@ -6,6 +6,7 @@ import { Pool } from 'pg';
 import { RunningPlatform, startPlatform } from '../../bin/platform';
 import { hashPassword } from '../../core/auth/secrets';
 import { loadConfig } from '../../core/config';
+import { DestinationStream } from '../../core/logger';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './fake-chatapp';
 import { FakeSmtp, startFakeSmtp } from './fake-smtp';
 
@@ -55,7 +56,7 @@ export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex
  * The whole chain (auth subgraph, gateway, REST adapter) on random ports against the test database,
  * with a fake chat-app provider and a fake SMTP server.
  */
-export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, logDestination?: DestinationStream): Promise<TestPlatform> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-platform-'));
@@ -75,7 +76,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
     ...env,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, logDestination);
   const sql = new Pool({ connectionString: databaseUrl, max: 2 });
 
   const api = async <T = any>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
