@@ -2,7 +2,7 @@
 FROM node:20.20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund --omit=dev
+RUN npm install --no-audit --no-fund --omit=dev
 COPY . .
 ENV NODE_ENV=production DATA_DIR=/data
 RUN mkdir -p /data && chown node:node /data
