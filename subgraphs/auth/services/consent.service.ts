@@ -32,6 +32,7 @@ export class ConsentService {
   }
 
   async accept(memberId: string, consentVersionId: string): Promise<ConsentStatus[]> {
+    await this.requireMember(memberId);
     const version = await this.em.findOne(ConsentVersion, { id: consentVersionId });
     if (!version) throw notFound('Consent version', consentVersionId);
     await this.em
@@ -44,7 +45,7 @@ export class ConsentService {
   }
 
   async statusOf(memberId: string): Promise<ConsentStatus[]> {
-    await this.em.findOneOrFail(Member, { id: memberId, deletedAt: null }, { failHandler: () => notFound('Member', memberId) });
+    await this.requireMember(memberId);
     const statuses: ConsentStatus[] = [];
     for (const type of Object.values(ConsentType)) {
       const currentVersion = await this.currentOf(type);
@@ -65,6 +66,11 @@ export class ConsentService {
       });
     }
     return statuses;
+  }
+
+  /** A deleted member is not found: it may neither read nor record consent. */
+  private async requireMember(memberId: string): Promise<void> {
+    await this.em.findOneOrFail(Member, { id: memberId, deletedAt: null }, { failHandler: () => notFound('Member', memberId) });
   }
 
   private currentOf(type: ConsentType): Promise<ConsentVersion | null> {

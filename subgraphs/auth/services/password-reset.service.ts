@@ -11,18 +11,24 @@ const RESET_TTL_MS = 15 * 60 * 1000;
 const INVITATION_TTL_MS = 72 * 3600 * 1000;
 const MAX_FAILED_ATTEMPTS = 5;
 
-const RESET_TEXT: Record<Locale, (code: string, sessionId: string) => { subject: string; text: string }> = {
-  en: (code, sessionId) => ({
+type ResetText = (code: string, sessionId: string, validFor: number) => { subject: string; text: string };
+
+/** `validFor` is in minutes; mails name it in hours from an hour on. */
+const duration = (minutes: number, units: [string, string]) =>
+  minutes >= 60 ? `${Math.round(minutes / 60)} ${units[1]}` : `${minutes} ${units[0]}`;
+
+const RESET_TEXT: Record<Locale, ResetText> = {
+  en: (code, sessionId, validFor) => ({
     subject: 'Your password reset code',
-    text: `Your password reset code is ${code}. It expires in 15 minutes.\nReset session: ${sessionId}`,
+    text: `Your password reset code is ${code}. It expires in ${duration(validFor, ['minutes', 'hours'])}.\nReset session: ${sessionId}`,
   }),
-  th: (code, sessionId) => ({
+  th: (code, sessionId, validFor) => ({
     subject: 'รหัสสำหรับตั้งรหัสผ่านใหม่',
-    text: `รหัสสำหรับตั้งรหัสผ่านใหม่ของคุณคือ ${code} หมดอายุใน 15 นาที\nReset session: ${sessionId}`,
+    text: `รหัสสำหรับตั้งรหัสผ่านใหม่ของคุณคือ ${code} หมดอายุใน ${duration(validFor, ['นาที', 'ชั่วโมง'])}\nReset session: ${sessionId}`,
   }),
-  cn: (code, sessionId) => ({
+  cn: (code, sessionId, validFor) => ({
     subject: '您的密码重置验证码',
-    text: `您的密码重置验证码是 ${code}，15 分钟内有效。\nReset session: ${sessionId}`,
+    text: `您的密码重置验证码是 ${code}，${duration(validFor, ['分钟', '小时'])}内有效。\nReset session: ${sessionId}`,
   }),
 };
 
@@ -53,14 +59,14 @@ export class PasswordResetService {
   }
 
   async isValid(sessionId: string): Promise<boolean> {
-    const session = await this.em.findOne(PasswordResetSession, { id: sessionId });
+    const session = await this.em.findOne(PasswordResetSession, { id: sessionId }, { populate: ['staff'] });
     return Boolean(session && usable(session));
   }
 
   async reset(sessionId: string, code: string, newPassword: string): Promise<void> {
     const outcome = await this.em.transactional(async (em) => {
       const session = await em.findOne(PasswordResetSession, { id: sessionId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['staff'] });
-      if (!session || !usable(session) || session.staff.deletedAt) return 'invalid-session' as const;
+      if (!session || !usable(session)) return 'invalid-session' as const;
       if (hashToken(code) !== session.codeHash) {
         session.failedAttempts += 1;
         return 'wrong-code' as const;
@@ -72,10 +78,17 @@ export class PasswordResetService {
     });
     if (outcome === 'invalid-session') throw badRequest('Invalid or expired reset session', 'sessionId');
     if (outcome === 'wrong-code') throw badRequest('Invalid reset code', 'code');
+    await this.closeOpenSessions(outcome);
     await new SessionService(this.em, this.deps).revokeAllOf('staff', outcome);
   }
 
+  private async closeOpenSessions(staffId: string): Promise<void> {
+    await this.em.nativeUpdate(PasswordResetSession, { staff: staffId, usedAt: null }, { usedAt: new Date() });
+  }
+
+  /** Opens a new session for the staff member; any earlier open one stops working. */
   private async open(staff: Staff, channel: ResetChannel, ttlMs: number, locale: Locale): Promise<void> {
+    await this.closeOpenSessions(staff.id);
     const code = numericCode();
     const session = this.em.create(PasswordResetSession, {
       staff,
@@ -84,12 +97,15 @@ export class PasswordResetService {
       expiresAt: new Date(Date.now() + ttlMs),
     });
     await this.em.flush();
-    const message = RESET_TEXT[locale](code, session.id);
+    const message = RESET_TEXT[locale](code, session.id, ttlMs / 60_000);
     if (channel === ResetChannel.SMS) await this.deps.sms.send(staff.phoneNumber!, message.text);
     else await this.deps.mailer.send({ to: staff.email, ...message });
   }
 }
 
+/** Whether the session can still reset a password; its staff must be loaded. */
 function usable(session: PasswordResetSession): boolean {
-  return !session.usedAt && session.expiresAt > new Date() && session.failedAttempts < MAX_FAILED_ATTEMPTS;
+  return (
+    !session.usedAt && session.expiresAt > new Date() && session.failedAttempts < MAX_FAILED_ATTEMPTS && !session.staff.deletedAt
+  );
 }

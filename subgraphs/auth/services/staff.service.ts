@@ -66,7 +66,10 @@ export class StaffService {
     });
     await this.em.flush();
     if (staff.status === StaffStatus.WAIT_FOR_FIRST_ACTIVE) {
-      await new PasswordResetService(this.em, this.deps).sendInvitation(staff);
+      // The staff member exists either way; an admin can send the code again with request-reset-password.
+      await new PasswordResetService(this.em, this.deps)
+        .sendInvitation(staff)
+        .catch((error) => this.deps.logger.error({ err: error, staffId: staff.id }, 'invitation could not be sent'));
     }
     return staff;
   }
@@ -80,8 +83,9 @@ export class StaffService {
       firstname: input.firstname,
       lastname: input.lastname,
       role,
-      phoneNumber: input.phoneNumber ?? staff.phoneNumber,
-      storeId: input.storeId ?? staff.storeId,
+      // Absent keeps the current value; an explicit null clears it.
+      phoneNumber: input.phoneNumber === undefined ? staff.phoneNumber : input.phoneNumber,
+      storeId: input.storeId === undefined ? staff.storeId : input.storeId,
     });
     await this.em.flush();
     return staff;

@@ -16,8 +16,8 @@ export class UpdateStaffInput {
   @Field() @IsString() @MinLength(1) @MaxLength(256) firstname: string;
   @Field() @IsString() @MinLength(1) @MaxLength(256) lastname: string;
   @Field(() => ID) @IsUUID() roleId: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) phoneNumber?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) storeId?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) phoneNumber?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) storeId?: string | null;
 }
 
 @InputType()
