@@ -1,5 +1,6 @@
 import { GraphQLFormattedError } from 'graphql';
 import { AppError } from '../core/errors';
+import { post } from '../core/http-client';
 import { REQUEST_ID_HEADER } from '../core/logger';
 
 export interface GatewayResponse {
@@ -15,8 +16,8 @@ export class GatewayClient {
     const headers: Record<string, string> = { 'content-type': 'application/json', [REQUEST_ID_HEADER]: requestId };
     if (authorization) headers.authorization = authorization;
     try {
-      const response = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-      return (await response.json()) as GatewayResponse;
+      const response = await post(this.url, JSON.stringify({ query, variables }), headers);
+      return JSON.parse(response.text) as GatewayResponse;
     } catch (error) {
       throw new AppError('UNAVAILABLE', 'Service temporarily unavailable', [], undefined, error);
     }
