@@ -1,7 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import express from 'express';
@@ -12,7 +11,8 @@ import { WebSocketServer } from 'ws';
 import { AccessTokens } from './auth/jwt';
 import { RequestContext } from './context';
 import { formatGraphqlError } from './graphql-errors';
-import { listenServer, RunningServer } from './http';
+import { serveGraphql } from './graphql-http';
+import { RunningServer } from './http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
 import { BuiltSubgraph } from './subgraph';
 
@@ -64,15 +64,5 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],
   });
-  await apollo.start();
-  app.get('/healthz', (_request, response) => void response.json({ ok: true }));
-  app.use(
-    '/graphql',
-    express.json({ limit: '1mb' }),
-    expressMiddleware(apollo, {
-      context: ({ req }) => contextFor(req.headers.authorization, req.get(REQUEST_ID_HEADER)),
-    }),
-  );
-  const running = await listenServer(httpServer, options.port);
-  return { ...running, close: () => apollo.stop() };
+  return serveGraphql(apollo, app, httpServer, options.port, (req) => contextFor(req.headers.authorization, req.get(REQUEST_ID_HEADER)));
 }

@@ -1,12 +1,12 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { formatGraphqlError } from '../core/graphql-errors';
-import { listenServer, RunningServer } from '../core/http';
+import { serveGraphql } from '../core/graphql-http';
+import { RunningServer } from '../core/http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from '../core/logger';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
@@ -48,15 +48,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
   });
-  await apollo.start();
-  app.get('/healthz', (_request, response) => void response.json({ ok: true }));
-  app.use(
-    '/graphql',
-    express.json({ limit: '1mb' }),
-    expressMiddleware(apollo, {
-      context: async ({ req }) => ({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID() }),
-    }),
-  );
-  const running = await listenServer(httpServer, options.port);
-  return { ...running, close: () => apollo.stop() };
+  return serveGraphql(apollo, app, httpServer, options.port, async (req) => ({
+    authorization: req.headers.authorization,
+    requestId: req.get(REQUEST_ID_HEADER) || randomUUID(),
+  }));
 }

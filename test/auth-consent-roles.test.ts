@@ -347,5 +347,8 @@ describe("a member's consent, for staff", () => {
     const member = await platform.loginMember();
     const other = await platform.loginMember();
     expect((await platform.api('GET', `/auth/api/members/${other.id}/consents`, { token: member.token })).status).toBe(403);
+    const own = await platform.api('GET', `/auth/api/members/${member.id}/consents`, { token: member.token });
+    expect(own.status).toBe(200);
+    expect(own.body.data.data.map((status: { type: string }) => status.type).sort()).toEqual(['PRIVACY_POLICY', 'TERMS']);
   });
 });

@@ -200,6 +200,18 @@ describe('updating the current member', () => {
   });
 });
 
+describe('clearing profile fields', () => {
+  it('keeps absent fields, clears fields given as null, and drops address parts given as null', async () => {
+    const member = await platform.loginMember();
+    const put = (body: Record<string, unknown>) => platform.api('PUT', '/auth/api/members/me', { token: member.token, body });
+    expect((await put({ nickName: 'Keep', name: 'Clear Me', birthDate: '1991-01-02', address: { province: 'Bangkok', country: 'TH' } })).status).toBe(200);
+    expect((await put({ name: null, birthDate: null, address: { province: null } })).status).toBe(200);
+    expect(await me(member)).toMatchObject({ nickName: 'Keep', name: null, birthDate: null, address: { province: null, country: 'TH' } });
+    expect((await put({ address: null })).status).toBe(200);
+    expect((await me(member)).address).toBeNull();
+  });
+});
+
 describe('member QR code', () => {
   it('returns a PNG data URL and the member id', async () => {
     const member = await platform.loginMember();

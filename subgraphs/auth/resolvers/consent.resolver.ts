@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission } from '../../../core/auth/principal';
+import { PERMISSIONS, requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { ConsentVersion } from '../entities/consent-version';
@@ -37,7 +37,7 @@ export class ConsentResolver {
 
   @Query(() => [ConsentStatus], { description: 'Where a member stands with each consent type' })
   memberConsentStatus(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<ConsentStatus[]> {
-    requirePermission(ctx.principal, PERMISSIONS.memberRead);
+    requireSelfOrPermission(ctx.principal, id, PERMISSIONS.memberRead);
     return new ConsentService(ctx.em).statusOf(id);
   }
 }

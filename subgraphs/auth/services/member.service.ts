@@ -110,15 +110,17 @@ export class MemberService {
   }
 }
 
+/** Absent fields stay as they are; an explicit null clears a field (status cannot be cleared). */
 function applyProfile(member: Member, input: MemberProfileInput | CreateMemberDirectInput): void {
   const { birthDate, address, ...fields } = input;
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined && value !== null) (member as unknown as Record<string, unknown>)[key] = value;
+    if (value === undefined || (value === null && key === 'status')) continue;
+    (member as unknown as Record<string, unknown>)[key] = value;
   }
-  if (birthDate) member.birthDay = birthDate.slice(0, 10);
-  if (address) member.address = { ...member.address, ...stripEmpty(address) };
+  if (birthDate !== undefined) member.birthDay = birthDate ? birthDate.slice(0, 10) : null;
+  if (address !== undefined) member.address = address ? withoutEmpty({ ...member.address, ...address }) : null;
 }
 
-function stripEmpty<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as Partial<T>;
+function withoutEmpty<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
 }
