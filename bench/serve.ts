@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     PORT: '0',
     GATEWAY_PORT: '0',
     AUTH_PORT: '0',
+    POINT_PORT: '0',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_STANDARD_PER_HOUR: '100000000',
   });

@@ -6,6 +6,7 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
 import { startAuthSubgraph } from '../subgraphs/auth/subgraph';
+import { startPointSubgraph } from '../subgraphs/point/subgraph';
 
 export interface RunningPlatform {
   restUrl: string;
@@ -21,7 +22,8 @@ export async function startPlatform(config: Config, logDestination?: Destination
   const logger = (service: string) => createLogger(service, config.logLevel, logDestination);
   const database = await resolveDatabase(config);
   const auth = await startAuthSubgraph(config, database.url, logger('auth'));
-  const subgraphUrls = { auth: `http://127.0.0.1:${auth.port}/graphql` };
+  const point = await startPointSubgraph(config, database.url, logger('point'));
+  const subgraphUrls = { auth: `http://127.0.0.1:${auth.port}/graphql`, point: `http://127.0.0.1:${point.port}/graphql` };
   const supergraphSdl = readSupergraphSdl();
   const gateway = await startGateway({ port: config.gatewayPort, subgraphUrls, logger: logger('gateway'), supergraphSdl });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
@@ -35,6 +37,7 @@ export async function startPlatform(config: Config, logDestination?: Destination
     close: async () => {
       await rest.close();
       await gateway.close();
+      await point.close();
       await auth.close();
       await database.stop();
     },

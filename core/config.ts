@@ -9,6 +9,7 @@ export interface Config {
   port: number;
   gatewayPort: number;
   authPort: number;
+  pointPort: number;
   gatewayUrl: string;
   subgraphUrls: Record<string, string>;
   publicUrl: string;
@@ -19,7 +20,20 @@ export interface Config {
   mailFrom: string;
   logLevel: string;
   rateLimit: { standardPerHour: number; premiumPerHour: number };
+  pointExpiry: PointExpiryPolicy;
   trustProxy: boolean;
+}
+
+/** When earned points expire: never, N days after they were earned, or at the end of that month. */
+export type PointExpiryPolicy = { kind: 'never' } | { kind: 'days'; days: number } | { kind: 'end-of-month' };
+
+function parsePointExpiry(env: Env, problems: string[]): PointExpiryPolicy {
+  const raw = env.POINT_EXPIRY || 'never';
+  if (raw === 'never' || raw === 'end-of-month') return { kind: raw };
+  const days = /^days:(\d+)$/.exec(raw);
+  if (days && Number(days[1]) >= 1) return { kind: 'days', days: Number(days[1]) };
+  problems.push(`POINT_EXPIRY must be never, end-of-month or days:N (N >= 1), got "${raw}"`);
+  return { kind: 'never' };
 }
 
 export class ConfigError extends Error {
@@ -81,18 +95,18 @@ function jwtSecret(env: Env, dataDir: string, problems: string[]): string {
   return secret;
 }
 
-export const SUBGRAPH_NAMES = ['auth'] as const;
-
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const dataDir = resolve(env.DATA_DIR || '.data');
   const port = parsePort(env, 'PORT', 3000, problems);
   const gatewayPort = parsePort(env, 'GATEWAY_PORT', 4000, problems);
   const authPort = parsePort(env, 'AUTH_PORT', 4001, problems);
+  const pointPort = parsePort(env, 'POINT_PORT', 4002, problems);
   const databaseUrl = parseUrl(env, 'DATABASE_URL', problems, ['postgres:', 'postgresql:']);
   const gatewayUrl = parseUrl(env, 'GATEWAY_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${gatewayPort}/graphql`;
   const subgraphUrls = {
     auth: parseUrl(env, 'AUTH_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${authPort}/graphql`,
+    point: parseUrl(env, 'POINT_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${pointPort}/graphql`,
   };
   const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
 
@@ -118,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     standardPerHour: parsePositiveInt(env, 'RATE_LIMIT_STANDARD_PER_HOUR', 1000, problems),
     premiumPerHour: parsePositiveInt(env, 'RATE_LIMIT_PREMIUM_PER_HOUR', 10000, problems),
   };
+  const pointExpiry = parsePointExpiry(env, problems);
   const secret = jwtSecret(env, dataDir, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -127,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     gatewayPort,
     authPort,
+    pointPort,
     gatewayUrl,
     subgraphUrls,
     publicUrl,
@@ -137,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Loyalty Platform <no-reply@loyalty.local>',
     logLevel,
     rateLimit,
+    pointExpiry,
     trustProxy: env.TRUST_PROXY === 'true',
   };
 }

@@ -65,6 +65,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
         query: req.query as Record<string, unknown>,
         body: req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {},
         cookies: req.cookies ?? {},
+        headers: req.headers,
         uploads: res.locals.uploads ?? {},
       };
       const { values, errors } = variables.coerce(route.variables?.(input) ?? {});

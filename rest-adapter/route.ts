@@ -1,4 +1,5 @@
 import { Request, Response } from 'express';
+import { IncomingHttpHeaders } from 'node:http';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
 
@@ -8,6 +9,7 @@ export interface RouteInput {
   query: Record<string, unknown>;
   body: Record<string, unknown>;
   cookies: Record<string, string | undefined>;
+  headers: IncomingHttpHeaders;
   uploads: Uploads;
 }
 

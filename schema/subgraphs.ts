@@ -1,7 +1,9 @@
 import { BuiltSubgraph } from '../core/subgraph';
 import { buildAuthSubgraph } from '../subgraphs/auth/subgraph';
+import { buildPointSubgraph } from '../subgraphs/point/subgraph';
 
 /** Every subgraph of the supergraph, by name, built for printing (no dependencies needed). */
 export const SUBGRAPH_BUILDERS: Record<string, () => Promise<BuiltSubgraph>> = {
   auth: () => buildAuthSubgraph(),
+  point: () => buildPointSubgraph(),
 };

@@ -10,6 +10,10 @@ export const PERMISSIONS = {
   serviceKeyManage: 'service-key:manage',
   roleRead: 'role:read',
   consentManage: 'consent:manage',
+  pointRead: 'point:read',
+  pointManage: 'point:manage',
+  pointRequest: 'point:request',
+  pointReview: 'point:review',
 } as const;
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 

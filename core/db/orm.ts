@@ -43,12 +43,13 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
   return orm;
 }
 
-async function withAdvisoryLock(url: string, key: string, work: () => Promise<void>): Promise<void> {
+/** Runs `work` while holding a session advisory lock on `key`: one process at a time across the cluster. */
+export async function withAdvisoryLock<T>(url: string, key: string, work: () => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [key]);
-    await work();
+    return await work();
   } finally {
     await client.end();
   }

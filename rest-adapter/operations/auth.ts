@@ -41,10 +41,12 @@ export const AUTH_OPERATIONS = {
   CurrentMember: `query CurrentMember { currentMember { ${MEMBER_FIELDS} } }`,
   UpdateCurrentMember: 'mutation UpdateCurrentMember($input: MemberProfileInput!) { updateCurrentMember(input: $input) { id } }',
   CurrentMemberQrCode: 'query CurrentMemberQrCode { currentMemberQrCode { qrCodeUrl memberId } }',
-  Members: `query Members($page: Int, $limit: Int, $birthdayFrom: String, $search: String) {
-    members(page: $page, limit: $limit, birthdayFrom: $birthdayFrom, search: $search) { ${PAGE_META} data { ${MEMBER_FIELDS} } } }`,
+  Members: `query Members($page: Int, $limit: Int, $birthdayFrom: String, $search: String, $includePointBalance: Boolean = false) {
+    members(page: $page, limit: $limit, birthdayFrom: $birthdayFrom, search: $search) {
+      ${PAGE_META} data { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) } } }`,
   MembersByIds: 'query MembersByIds($ids: [ID!]!) { membersByIds(ids: $ids) { id nickName name status } }',
-  Member: `query Member($id: ID!) { member(id: $id) { ${MEMBER_FIELDS} } }`,
+  Member: `query Member($id: ID!, $includePointBalance: Boolean = false) {
+    member(id: $id) { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) } }`,
   SyncChatappMember: `mutation SyncChatappMember($memberId: ID!, $input: ChatappProfileInput!) {
     syncChatappMember(memberId: $memberId, input: $input) { id } }`,
   UpdateMember: `mutation UpdateMember($memberId: ID!, $input: MemberProfileInput!) {

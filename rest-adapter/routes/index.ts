@@ -1,5 +1,6 @@
 import { Route } from '../route';
 import { AUTH_ROUTES } from './auth';
+import { POINT_ROUTES } from './point';
 
 /** Every REST route, by domain. */
-export const ROUTES: Route[] = [...AUTH_ROUTES];
+export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES];

@@ -67,6 +67,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     PORT: '0',
     GATEWAY_PORT: '0',
     AUTH_PORT: '0',
+    POINT_PORT: '0',
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     CHATAPP_API_URL: chatapp.url,

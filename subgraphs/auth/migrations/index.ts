@@ -1,6 +1,8 @@
 import { Migration20261122Initial } from './migration-20261122-initial';
+import { Migration20261122PointPermissions } from './migration-20261122-point-permissions';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
   Migration20261122Initial,
+  Migration20261122PointPermissions,
 };

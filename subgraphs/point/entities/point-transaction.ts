@@ -1,0 +1,43 @@
+import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum PointActionType {
+  EARN = 'EARN',
+  SPEND = 'SPEND',
+  EXPIRE = 'EXPIRE',
+}
+registerEnumType(PointActionType, { name: 'PointActionType' });
+
+export enum PointSource {
+  Manual = 'Manual',
+  Reward = 'Reward',
+  Campaign = 'Campaign',
+  Purchase = 'Purchase',
+}
+registerEnumType(PointSource, { name: 'PointSource' });
+
+/**
+ * One ledger entry. Append-only: written with the balance change in one transaction, never updated.
+ * Amounts are numeric in the database and decimal strings here; GraphQL serializes them as numbers.
+ */
+@ObjectType()
+@Entity({ tableName: 'point_transaction' })
+export class PointTransaction {
+  [OptionalProps]?: 'purchaseAmount' | 'shopId' | 'categoryId' | 'note' | 'sourceBy' | 'requestTicketId' | 'receiptVerificationId' | 'createdAt' | 'updatedAt';
+
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
+  @Field(() => PointActionType) @Enum({ items: () => PointActionType }) actionType: PointActionType;
+  @Field(() => Float) @Property({ type: 'decimal' }) amount: string;
+  @Field(() => Float) @Property({ type: 'decimal' }) purchaseAmount: string = '0';
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) shopId: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) categoryId: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) note: string | null = null;
+  @Field(() => PointSource, { nullable: true }) @Enum({ items: () => PointSource, nullable: true }) sourceBy: PointSource | null = null;
+  @Field(() => Float) @Property({ type: 'decimal' }) balanceAfter: string;
+  @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) requestTicketId: string | null = null;
+  @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) receiptVerificationId: string | null = null;
+  @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
+  @Field() @Property({ type: 'timestamptz' }) updatedAt: Date = new Date();
+}

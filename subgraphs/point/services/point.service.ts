@@ -1,0 +1,124 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Principal } from '../../../core/auth/principal';
+import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { PointTransaction } from '../entities/point-transaction';
+import { BalanceFormat, BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, PointBalance, PointMovementInput } from '../types/point.types';
+import { onceForKey } from './idempotency';
+import { LedgerService, PointMovement } from './ledger.service';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Balances, earning and spending, history and daily summaries. */
+export class PointService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  earn(input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
+    return this.move('earn', input, caller, idempotencyKey);
+  }
+
+  spend(input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
+    return this.move('spend', input, caller, idempotencyKey);
+  }
+
+  /** The current balance: expired points never count, even before the expiry job has run. */
+  async balance(memberId: string): Promise<PointBalance> {
+    return (await this.balances([memberId])).get(memberId)!;
+  }
+
+  async balances(memberIds: string[]): Promise<Map<string, PointBalance>> {
+    const rows: Array<{ member_id: string; point_amount: string; purchase_amount: string }> = await this.em.execute(
+      `select b.member_id,
+              (b.point_amount - coalesce((select sum(l.remaining) from point.point_lot l
+                                           where l.member_id = b.member_id and l.remaining > 0 and l.expires_at <= now()), 0))::text as point_amount,
+              b.purchase_amount::text as purchase_amount
+         from point.point_balance b where b.member_id in (?)`,
+      [memberIds],
+    );
+    const found = new Map(rows.map((row) => [row.member_id, { memberId: row.member_id, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount }]));
+    return new Map(memberIds.map((id) => [id, found.get(id) ?? { memberId: id, pointAmount: '0', purchaseAmount: '0' }]));
+  }
+
+  /**
+   * Sums over a window: `earn` the points earned, `burn` the points spent, neither the net change
+   * (earned - spent - expired); purchaseAmount sums the purchases of the same entries.
+   */
+  async balanceInWindow(memberId: string, window: BalanceWindowArgs): Promise<PointBalance> {
+    if (!window.start && !window.end && !window.format) return this.balance(memberId);
+    const [from, to] = bounds(window.start, window.end);
+    const types = window.format === BalanceFormat.earn ? ['EARN'] : window.format === BalanceFormat.burn ? ['SPEND'] : ['EARN', 'SPEND', 'EXPIRE'];
+    const [row] = await this.em.execute(
+      `select coalesce(sum(case when action_type = 'EARN' or ? then amount else -amount end), 0)::text as point_amount,
+              coalesce(sum(purchase_amount), 0)::text as purchase_amount
+         from point.point_transaction
+        where member_id = ? and action_type in (?) and created_at >= ? and created_at < ?`,
+      [Boolean(window.format), memberId, types, from, to],
+    );
+    return { memberId, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount };
+  }
+
+  async history(args: HistoryArgs): Promise<Page<PointTransaction>> {
+    const where: Record<string, unknown> = {};
+    if (args.memberIds?.length) where.memberId = { $in: args.memberIds };
+    if (args.actionType) where.actionType = args.actionType;
+    if (args.sourceBy) where.sourceBy = args.sourceBy;
+    if (args.startDate || args.endDate) {
+      const [from, to] = bounds(args.startDate, args.endDate);
+      where.createdAt = { $gte: from, $lt: to };
+    }
+    const [items, total] = await this.em.findAndCount(PointTransaction, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+    return pageOf(items, total, args);
+  }
+
+  /** Per UTC day: points earned, spent and expired, and the net change; for one member or for all. */
+  async dailySummary(args: DailySummaryArgs, memberId?: string): Promise<DailySummaryItem[]> {
+    const [from, to] = bounds(args.startDate ?? new Date(Date.now() - 30 * DAY_MS).toISOString(), args.endDate);
+    return this.em.execute(
+      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date,
+              coalesce(sum(amount) filter (where action_type = 'EARN'), 0)::text as earned,
+              coalesce(sum(amount) filter (where action_type = 'SPEND'), 0)::text as spent,
+              coalesce(sum(amount) filter (where action_type = 'EXPIRE'), 0)::text as expired,
+              coalesce(sum(case when action_type = 'EARN' then amount else -amount end), 0)::text as "netChange"
+         from point.point_transaction
+        where created_at >= ? and created_at < ? and (?::uuid is null or member_id = ?::uuid)
+        group by 1 order by 1`,
+      [from, to, memberId ?? null, memberId ?? null],
+    );
+  }
+
+  private move(kind: 'earn' | 'spend', input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
+    return this.em.transactional(async (em) => {
+      const { id } = await onceForKey(em, `${kind}:${caller.kind}:${caller.id}`, idempotencyKey, input, async () => {
+        const movement = toMovement(input);
+        const transaction = kind === 'earn' ? await this.ledger.earn(em, movement) : await this.ledger.spend(em, movement);
+        return transaction.id;
+      });
+      return em.findOneOrFail(PointTransaction, { id });
+    });
+  }
+}
+
+export function toMovement(input: PointMovementInput): PointMovement {
+  return {
+    memberId: input.memberId,
+    amount: String(input.amount),
+    purchaseAmount: String(input.purchaseAmount ?? 0),
+    shopId: input.shopId,
+    categoryId: input.categoryId,
+    note: input.note,
+    sourceBy: input.sourceBy,
+  };
+}
+
+/** [from, to) of a window; a date without a time as `end` includes that whole day. */
+function bounds(start?: string, end?: string): [Date, Date] {
+  const from = start ? new Date(start) : new Date(0);
+  const to = end ? new Date(new Date(end).getTime() + (/^\d{4}-\d{2}-\d{2}$/.test(end) ? DAY_MS : 1)) : new Date(8640000000000000);
+  return [from, to];
+}
