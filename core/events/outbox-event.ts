@@ -7,9 +7,11 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'outbox_event' })
 export class OutboxEvent {
-  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt';
+  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt' | 'sequence';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  /** Commit order within the domain (from the table's sequence): the relay publishes in this order. */
+  @Property({ type: 'bigint', nullable: true }) sequence?: string;
   @Property() type: string;
   @Property({ type: 'jsonb' }) payload: Record<string, unknown>;
   @Property({ type: 'timestamptz' }) occurredAt: Date = new Date();
@@ -21,12 +23,13 @@ export function outboxTableSql(schema: string): string {
   return `
     create table ${schema}.outbox_event (
       id uuid primary key,
+      sequence bigserial not null,
       type text not null,
       payload jsonb not null,
       occurred_at timestamptz not null,
       published_at timestamptz
     );
-    create index outbox_event_unpublished_idx on ${schema}.outbox_event (occurred_at) where published_at is null;`;
+    create index outbox_event_unpublished_idx on ${schema}.outbox_event (sequence) where published_at is null;`;
 }
 
 /** The message a consumer receives from the job queue. */

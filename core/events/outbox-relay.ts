@@ -21,7 +21,7 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
   let running: Promise<number> | undefined;
   const drainOnce = () =>
     orm.em.fork().transactional(async (em) => {
-      const events = await em.find(OutboxEvent, { publishedAt: null }, { orderBy: { occurredAt: 'asc', id: 'asc' }, limit: BATCH, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+      const events = await em.find(OutboxEvent, { publishedAt: null }, { orderBy: { sequence: 'asc' }, limit: BATCH, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
       for (const event of events) {
         const message: PublishedEvent = { id: event.id, type: event.type, occurredAt: event.occurredAt.toISOString(), data: event.payload };
         await boss.publish(event.type, message);

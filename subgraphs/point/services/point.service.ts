@@ -104,11 +104,12 @@ export class PointService {
   }
 }
 
+/** Amounts arrive validated to at most 2 decimals, so fixing them to 2 decimals is exact. */
 export function toMovement(input: PointMovementInput): PointMovement {
   return {
     memberId: input.memberId,
-    amount: String(input.amount),
-    purchaseAmount: String(input.purchaseAmount ?? 0),
+    amount: input.amount.toFixed(2),
+    purchaseAmount: (input.purchaseAmount ?? 0).toFixed(2),
     shopId: input.shopId,
     categoryId: input.categoryId,
     note: input.note,
@@ -119,6 +120,6 @@ export function toMovement(input: PointMovementInput): PointMovement {
 /** [from, to) of a window; a date without a time as `end` includes that whole day. */
 function bounds(start?: string, end?: string): [Date, Date] {
   const from = start ? new Date(start) : new Date(0);
-  const to = end ? new Date(new Date(end).getTime() + (/^\d{4}-\d{2}-\d{2}$/.test(end) ? DAY_MS : 1)) : new Date(8640000000000000);
+  const to = end ? new Date(new Date(end).getTime() + (/^\d{4}-\d{2}-\d{2}$/.test(end) ? DAY_MS : 1)) : new Date('9999-12-31T23:59:59.999Z');
   return [from, to];
 }
