@@ -135,3 +135,32 @@ describe('federation', () => {
     expect(graph.body.data.member).toMatchObject({ id: member.id, pointBalance: 42 });
   });
 });
+
+describe('through GraphQL', () => {
+  it('earns with an idempotency key and reads the history with the member from the auth subgraph', async () => {
+    const member = await platform.loginMember();
+    await platform.api('PUT', '/auth/api/members/me', { token: member.token, body: { name: 'Graph Member' } });
+    const earnMutation = `mutation ($input: PointMovementInput!, $key: String) {
+      earnPoints(input: $input, idempotencyKey: $key) { id amount balanceAfter actionType } }`;
+    const input = { memberId: member.id, amount: 15.5, sourceBy: 'Campaign' };
+    const first = await platform.graphql(earnMutation, { input, key: 'gql-key-1' }, admin.token);
+    const again = await platform.graphql(earnMutation, { input, key: 'gql-key-1' }, admin.token);
+    expect(first.body.data.earnPoints).toMatchObject({ amount: 15.5, balanceAfter: 15.5, actionType: 'EARN' });
+    expect(again.body.data.earnPoints.id).toBe(first.body.data.earnPoints.id);
+    const history = await platform.graphql(
+      `query ($ids: [ID!]) { pointHistory(memberIds: $ids) { meta { total } data { amount member { id name pointBalance } } } }`,
+      { ids: [member.id] },
+      admin.token,
+    );
+    expect(history.body.data.pointHistory).toEqual({
+      meta: { total: 1 },
+      data: [{ amount: 15.5, member: { id: member.id, name: 'Graph Member', pointBalance: 15.5 } }],
+    });
+    const refused = await platform.graphql(
+      'mutation ($input: PointMovementInput!) { spendPoints(input: $input) { id } }',
+      { input: { memberId: member.id, amount: 100 } },
+      admin.token,
+    );
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', errors: [{ field: 'amount', message: expect.any(String) }] });
+  });
+});
