@@ -1,21 +1,6 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../core/config';
-import { resolveDatabase } from '../../core/db/database';
-import { onShutdown } from '../../core/http';
-import { createLogger } from '../../core/logger';
+import { runSubgraph } from '../../core/entry-point';
 import { startAuthSubgraph } from './subgraph';
 
 /** Runs the auth subgraph alone (docker-compose runs each part as its own service). */
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger('auth', config.logLevel);
-  const database = await resolveDatabase(config);
-  const server = await startAuthSubgraph(config, database.url, logger);
-  logger.info({ url: `http://127.0.0.1:${server.port}/graphql` }, 'auth subgraph ready');
-  onShutdown(logger, [server.close, database.stop]);
-}
-
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSubgraph('auth', (config, databaseUrl, logger) => startAuthSubgraph(config, databaseUrl, logger));
