@@ -27,6 +27,16 @@ const spend = (body: Record<string, unknown>) => platform.api('POST', '/point/ap
 const outbox = async (memberId: string) =>
   (await platform.sql.query(`select type, payload, published_at from point.outbox_event where payload->>'memberId' = $1 order by sequence`, [memberId])).rows;
 
+async function waitForRows(memberId: string, done: (rows: Awaited<ReturnType<typeof outbox>>) => boolean) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const rows = await outbox(memberId);
+    if (done(rows)) return rows;
+    if (Date.now() > deadline) throw new Error('outbox rows did not reach the expected state');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Jobs the subscribed queue received for the member, fetched until `count` have arrived. */
 async function received(memberId: string, count: number): Promise<PublishedEvent[]> {
   const seen: PublishedEvent[] = [];
@@ -55,9 +65,9 @@ it('commits an event with every earn and spend, and the relay publishes it on th
     data: { memberId: member.id, actionType: 'EARN', amount: '30.00', purchaseAmount: '300.00', shopId: 'shop-9', balanceAfter: '30.00' },
   });
   expect(events[1].data).toMatchObject({ actionType: 'SPEND', amount: '12.00', balanceAfter: '18.00' });
-  const rows = await outbox(member.id);
+  // The relay marks an event published when its own transaction commits, just after handing it over.
+  const rows = await waitForRows(member.id, (all) => all.every((row) => row.published_at !== null));
   expect(rows.map((row) => row.type)).toEqual(['points.earned', 'points.redeemed']);
-  expect(rows.every((row) => row.published_at !== null)).toBe(true);
   const { rows: ledger } = await platform.sql.query('select id from point.point_transaction where member_id = $1 order by created_at, id', [member.id]);
   expect(events.map((event) => event.data.transactionId)).toEqual(ledger.map((row) => row.id));
 });
