@@ -1,16 +1,26 @@
-import autocannon, { Result } from 'autocannon';
+import autocannon, { Options, Result } from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { Pool } from 'pg';
+import { checkLedger } from './ledger-check';
+import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 
 interface Target {
   restUrl: string;
   baselineUrl: string;
+  /** An admin staff token: every permission, point:manage and point:read included. */
   token: string;
+  databaseUrl: string;
 }
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
+const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
+/** Comma-separated subset of staffs,points,balance; all by default. */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance').split(',').map((name) => name.trim()));
 
 function startTarget(): Promise<{ child: ChildProcess; target: Target }> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'serve.ts')], {
@@ -25,45 +35,207 @@ function startTarget(): Promise<{ child: ChildProcess; target: Target }> {
 
 const WARM_UP_SECONDS = 3;
 
+function run(options: Options): Promise<Result> {
+  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
+}
+
 function load(url: string, token: string, duration = DURATION_SECONDS): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } },
-      (error, result) => (error ? reject(error) : resolve(result)),
+  return run({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } });
+}
+
+/** Warms connections, JIT and caches for WARM_UP_SECONDS, then measures for DURATION_SECONDS. */
+async function warmThenLoad(url: string, token: string): Promise<Result> {
+  await load(url, token, WARM_UP_SECONDS);
+  return load(url, token);
+}
+
+const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(3);
+const p99Ratio = (a: Result, b: Result) => `${(a.latency.p99 / Math.max(1, b.latency.p99)).toFixed(2)}x`;
+
+/**
+ * GET /auth/api/staffs/me through the REST adapter, gateway and auth subgraph, and beside it, in the
+ * same run, the baseline express route doing the same JWT check and SELECT.
+ */
+async function staffsMe(target: Target): Promise<boolean> {
+  const scenarios: Array<[string, string]> = [
+    ['baseline: express + jose + pg', `${target.baselineUrl}/baseline/staffs/me`],
+    ['platform: REST -> gateway -> auth', `${target.restUrl}/auth/api/staffs/me`],
+  ];
+  const results: Array<[string, Result]> = [];
+  for (const [name, url] of scenarios) results.push([name, await warmThenLoad(url, target.token)]);
+  console.log(`\nGET /auth/api/staffs/me, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx');
+  for (const [name, result] of results) {
+    console.log(
+      `${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`,
     );
-  });
+  }
+  const [baseline, platform] = results.map(([, result]) => result);
+  console.log(`\nplatform / baseline request rate: ${ratio(platform.requests.average, baseline.requests.average)}`);
+  console.log(`platform / baseline p99 latency:  ${p99Ratio(platform, baseline)}`);
+  return true;
+}
+
+interface WriteCounts {
+  earned: number;
+  spent: number;
+  /** Spends refused with 400 for insufficient points: expected, not failures. */
+  refused: number;
+  /** Any other response: `earn 500`, `spend 409`, ... */
+  unexpected: Map<string, number>;
 }
 
 /**
- * `npm run bench`: GET /auth/api/staffs/me through the REST adapter, gateway and auth subgraph, and
- * beside it, in the same run, the baseline express route doing the same JWT check and SELECT.
+ * Earn 10 / spend 5, alternating on each connection, each for a random member of the hot set, so
+ * that concurrent requests keep meeting on the same balance rows.
+ */
+function loadWrites(target: Target, members: string[], duration: number): Promise<{ result: Result; counts: WriteCounts }> {
+  const counts: WriteCounts = { earned: 0, spent: 0, refused: 0, unexpected: new Map() };
+  const unexpected = (kind: string, status: number, body: string) => {
+    const key = `${kind} ${status}`;
+    if (!counts.unexpected.has(key)) console.error(`  first unexpected ${key}: ${body.slice(0, 300)}`);
+    counts.unexpected.set(key, (counts.unexpected.get(key) ?? 0) + 1);
+  };
+  const movement = (amount: number) => (request: autocannon.Request) => ({
+    ...request,
+    body: JSON.stringify({ memberId: members[randomInt(members.length)], amount }),
+  });
+  const result = run({
+    url: target.restUrl,
+    connections: CONNECTIONS,
+    duration,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: '/point/api/earn',
+        setupRequest: movement(EARN_POINTS),
+        onResponse: (status, body) => (status >= 200 && status < 300 ? counts.earned++ : unexpected('earn', status, body)),
+      },
+      {
+        method: 'POST',
+        path: '/point/api/spend',
+        setupRequest: movement(SPEND_POINTS),
+        onResponse: (status, body) => {
+          if (status >= 200 && status < 300) counts.spent++;
+          else if (status === 400 && body.includes('Insufficient points')) counts.refused++;
+          else unexpected('spend', status, body);
+        },
+      },
+    ],
+  });
+  return result.then((result) => ({ result, counts }));
+}
+
+/** Waits until the requests autocannon dropped in flight at the end of a run have landed. */
+async function settle(pool: Pool, members: string[]): Promise<void> {
+  const count = async () =>
+    (await pool.query(`select count(*)::int as n from point.point_transaction where member_id = any($1::uuid[])`, [members])).rows[0].n as number;
+  for (let previous = -1, current = await count(), tries = 0; current !== previous && tries < 20; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    [previous, current] = [current, await count()];
+  }
+}
+
+/**
+ * Sustained earn + spend through REST on a hot set of members, then the ledger check: for each
+ * member the ledger sum (EARN - SPEND - EXPIRE) equals point_balance.point_amount and the open
+ * lots, and no balance_after is negative. FAIL on a broken invariant or on an unexpected response.
+ */
+async function pointsWrite(target: Target, pool: Pool): Promise<boolean> {
+  const members = Array.from({ length: HOT_MEMBERS }, () => randomUUID());
+  const warmUp = await loadWrites(target, members, WARM_UP_SECONDS);
+  const { result, counts } = await loadWrites(target, members, DURATION_SECONDS);
+  await settle(pool, members);
+  const check = await checkLedger(pool, members);
+
+  const unexpected = [...counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
+  const warmUnexpected = [...warmUp.counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
+  console.log(`\nPOST /point/api/earn ${EARN_POINTS} + /point/api/spend ${SPEND_POINTS}, ${HOT_MEMBERS} hot members, ${CONNECTIONS} connections, ${DURATION_SECONDS}s\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx   refused  unexpected  errors');
+  console.log(
+    `${'points write: REST -> gateway -> point'.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)} ${String(counts.refused).padStart(9)} ${String(unexpected).padStart(11)} ${String(result.errors).padStart(7)}`,
+  );
+  console.log(`\nearned ${counts.earned}, spent ${counts.spent}, spends refused for insufficient points (400) ${counts.refused}`);
+  if (unexpected > 0) console.log(`unexpected responses: ${[...counts.unexpected].map(([key, n]) => `${key} x${n}`).join(', ')}`);
+
+  // Every write of the warm-up and of the measured run lands on the hot set.
+  const succeeded = warmUp.counts.earned + warmUp.counts.spent + counts.earned + counts.spent;
+  const balances = check.members.reduce((sum, member) => sum + Number(member.balance), 0);
+  console.log(
+    `ledger check over ${members.length} hot members: ${check.transactions} transactions for ${succeeded} successful writes (warm-up included), balances total ${balances}`,
+  );
+  for (const problem of check.problems) console.log(`  ${problem}`);
+  const problems = [...check.problems];
+  if (check.members.length !== members.length) problems.push(`${check.members.length} of ${members.length} members checked`);
+  // autocannon drops the requests still in flight when a run ends; the server may commit them.
+  const inFlight = 2 * CONNECTIONS;
+  if (check.transactions < succeeded || check.transactions > succeeded + inFlight) {
+    problems.push(`${check.transactions} ledger rows for ${succeeded} successful writes (+ at most ${inFlight} dropped in flight)`);
+  }
+  if (unexpected + warmUnexpected > 0) problems.push(`${unexpected + warmUnexpected} unexpected responses`);
+  if (result.errors + warmUp.result.errors > 0) problems.push(`${result.errors + warmUp.result.errors} connection errors or timeouts`);
+  console.log(problems.length === 0 ? 'points write: PASS' : `points write: FAIL (${problems.join('; ')})`);
+  return problems.length === 0;
+}
+
+/**
+ * GET /point/api/balance/:memberId for a member with 10 ledger entries and for one with 1,000,000
+ * (seeded directly into the database): the read cost should not grow with the history.
+ */
+async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
+  const seeded = await seedLedger(target.databaseUrl, SEED_ROWS);
+  console.log(
+    `\nseeded ${seeded.transactionRows} transactions and ${seeded.lotRows} lots in ${seeded.seconds.toFixed(1)}s (bench/seed-ledger.ts)`,
+  );
+  const check = await checkLedger(pool, [seeded.light.memberId, seeded.heavy.memberId]);
+  const problems = [...check.problems];
+
+  const results: Array<[string, number, Result]> = [];
+  for (const [name, member] of [['light member', seeded.light], ['heavy member', seeded.heavy]] as const) {
+    const url = `${target.restUrl}/point/api/balance/${member.memberId}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${target.token}` } });
+    const body = (await response.json()) as { data?: { pointAmount?: number } };
+    if (response.status !== 200 || body.data?.pointAmount !== member.balance) {
+      problems.push(`${name}: GET balance answered ${response.status} ${JSON.stringify(body)}, expected pointAmount ${member.balance}`);
+    }
+    results.push([name, member.transactions, await warmThenLoad(url, target.token)]);
+  }
+
+  console.log(`\nGET /point/api/balance/:memberId, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
+  console.log('scenario                 ledger rows     req/s     p50 ms   p99 ms   non-2xx');
+  for (const [name, rows, result] of results) {
+    console.log(
+      `${name.padEnd(24)} ${String(rows).padStart(11)} ${result.requests.average.toFixed(0).padStart(9)} ${String(result.latency.p50).padStart(10)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`,
+    );
+    if (result.non2xx > 0 || result.errors > 0) problems.push(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  }
+  const [[, , light], [, , heavy]] = results;
+  console.log(`\nheavy / light request rate: ${ratio(heavy.requests.average, light.requests.average)}`);
+  console.log(`heavy / light p99 latency:  ${p99Ratio(heavy, light)}`);
+  console.log(problems.length === 0 ? 'balance read: PASS (seeded ledger consistent, balances answered)' : `balance read: FAIL (${problems.join('; ')})`);
+  return problems.length === 0;
+}
+
+/**
+ * `npm run bench`: staffs/me beside the baseline, points write on a hot set with the ledger check,
+ * and balance reads for a light and a heavy ledger. Exits non-zero when a check fails.
  */
 async function main(): Promise<void> {
   const { child, target } = await startTarget();
+  const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
+  pool.on('error', () => {});
+  let passed = true;
   try {
-    const scenarios: Array<[string, string]> = [
-      ['baseline: express + jose + pg', `${target.baselineUrl}/baseline/staffs/me`],
-      ['platform: REST -> gateway -> auth', `${target.restUrl}/auth/api/staffs/me`],
-    ];
-    const results: Array<[string, Result]> = [];
-    for (const [name, url] of scenarios) {
-      await load(url, target.token, WARM_UP_SECONDS); // connections, JIT and caches warm before measuring
-      results.push([name, await load(url, target.token)]);
-    }
-    console.log(`\nGET /auth/api/staffs/me, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
-    console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx');
-    for (const [name, result] of results) {
-      console.log(
-        `${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`,
-      );
-    }
-    const [baseline, platform] = results.map(([, result]) => result);
-    console.log(`\nplatform / baseline request rate: ${(platform.requests.average / baseline.requests.average).toFixed(3)}`);
-    console.log(`platform / baseline p99 latency:  ${(platform.latency.p99 / Math.max(1, baseline.latency.p99)).toFixed(2)}x`);
+    if (SCENARIOS.has('staffs')) passed = (await staffsMe(target)) && passed;
+    if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
+    if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
   } finally {
+    await pool.end();
     child.removeAllListeners('exit');
     child.kill('SIGTERM');
   }
+  if (!passed) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -14,7 +14,8 @@ import { listen } from '../core/http';
 /**
  * The system under benchmark, in its own process: the whole platform (auth subgraph, gateway, REST
  * adapter) and, beside it, the baseline: one express route that verifies the same JWT and runs the
- * same SELECT directly. Prints the URLs and a staff token as one JSON line.
+ * same SELECT directly. Prints as one JSON line the URLs, an admin staff token (every permission,
+ * point:manage included) and the database URL (for seeding and checking the ledger).
  */
 async function main(): Promise<void> {
   const dataDir = process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'loyalty-bench-'));
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   const baselineServer = await listen(baseline, 0, '127.0.0.1');
 
   process.stdout.write(
-    `${JSON.stringify({ restUrl: platform.restUrl, baselineUrl: `http://127.0.0.1:${baselineServer.port}`, token })}\n`,
+    `${JSON.stringify({ restUrl: platform.restUrl, baselineUrl: `http://127.0.0.1:${baselineServer.port}`, token, databaseUrl: platform.databaseUrl })}\n`,
   );
   process.once('SIGTERM', async () => {
     await baselineServer.close();

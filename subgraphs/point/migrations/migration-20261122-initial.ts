@@ -42,7 +42,9 @@ export class Migration20261122PointInitial extends Migration {
         expires_at timestamptz
       );
       create index point_lot_open_idx on point.point_lot (member_id, earned_at, id) where remaining > 0;
+      -- The expiry job scans by date across members; a balance read looks up one member's due lots.
       create index point_lot_expiry_idx on point.point_lot (expires_at) where remaining > 0 and expires_at is not null;
+      create index point_lot_member_expiry_idx on point.point_lot (member_id, expires_at) where remaining > 0 and expires_at is not null;
 
       create table point.idempotency_record (
         scope text not null,

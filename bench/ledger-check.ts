@@ -1,0 +1,74 @@
+import { Pool } from 'pg';
+
+export interface MemberLedger {
+  memberId: string;
+  /** point.point_balance.point_amount (0 when the member has no balance row). */
+  balance: string;
+  /** Sum over point.point_transaction: EARN - SPEND - EXPIRE. */
+  ledgerSum: string;
+  /** Sum of point.point_lot.remaining. */
+  openLots: string;
+  transactions: number;
+  negativeBalanceAfter: number;
+}
+
+export interface LedgerCheck {
+  members: MemberLedger[];
+  transactions: number;
+  /** One line per broken invariant; empty when the check passes. */
+  problems: string[];
+}
+
+/**
+ * For each member: the ledger sum (EARN - SPEND - EXPIRE) equals the balance row, the open lots
+ * add up to the same amount, and no transaction records a negative balance_after.
+ */
+export async function checkLedger(pool: Pool, memberIds: string[]): Promise<LedgerCheck> {
+  const { rows } = await pool.query<{
+    member_id: string;
+    balance: string;
+    ledger_sum: string;
+    open_lots: string;
+    transactions: string;
+    negative: string;
+    consistent: boolean;
+  }>(
+    `with members as (select unnest($1::uuid[]) as member_id),
+          ledger as (
+            select member_id,
+                   sum(case action_type when 'EARN' then amount when 'SPEND' then -amount when 'EXPIRE' then -amount end) as total,
+                   count(*) as transactions,
+                   count(*) filter (where balance_after < 0) as negative
+              from point.point_transaction where member_id = any($1::uuid[]) group by member_id),
+          lots as (select member_id, sum(remaining) as open from point.point_lot where member_id = any($1::uuid[]) group by member_id)
+     select m.member_id,
+            coalesce(b.point_amount, 0)::text as balance,
+            coalesce(l.total, 0)::text as ledger_sum,
+            coalesce(o.open, 0)::text as open_lots,
+            coalesce(l.transactions, 0) as transactions,
+            coalesce(l.negative, 0) as negative,
+            coalesce(b.point_amount, 0) = coalesce(l.total, 0) and coalesce(o.open, 0) = coalesce(l.total, 0) as consistent
+       from members m
+       left join point.point_balance b on b.member_id = m.member_id
+       left join ledger l on l.member_id = m.member_id
+       left join lots o on o.member_id = m.member_id
+      order by m.member_id`,
+    [memberIds],
+  );
+  const members = rows.map((row) => ({
+    memberId: row.member_id,
+    balance: row.balance,
+    ledgerSum: row.ledger_sum,
+    openLots: row.open_lots,
+    transactions: Number(row.transactions),
+    negativeBalanceAfter: Number(row.negative),
+  }));
+  const problems: string[] = [];
+  for (const [i, member] of members.entries()) {
+    if (!rows[i].consistent) {
+      problems.push(`${member.memberId}: balance ${member.balance}, ledger sum ${member.ledgerSum}, open lots ${member.openLots}`);
+    }
+    if (member.negativeBalanceAfter > 0) problems.push(`${member.memberId}: ${member.negativeBalanceAfter} transactions with a negative balance_after`);
+  }
+  return { members, transactions: members.reduce((sum, member) => sum + member.transactions, 0), problems };
+}
