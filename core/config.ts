@@ -22,6 +22,8 @@ export interface Config {
   rateLimit: { standardPerHour: number; premiumPerHour: number };
   pointExpiry: PointExpiryPolicy;
   trustProxy: boolean;
+  /** The receipt extraction service for automatic verification; without it receipts need manual review. */
+  receiptExtractorUrl?: string;
 }
 
 /** When earned points expire: never, N days after they were earned, or at the end of that month. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     premiumPerHour: parsePositiveInt(env, 'RATE_LIMIT_PREMIUM_PER_HOUR', 10000, problems),
   };
   const pointExpiry = parsePointExpiry(env, problems);
+  const receiptExtractorUrl = parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']);
   const secret = jwtSecret(env, dataDir, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -155,5 +158,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit,
     pointExpiry,
     trustProxy: env.TRUST_PROXY === 'true',
+    receiptExtractorUrl,
   };
 }

@@ -29,7 +29,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
-/** A domain error: a code, a message a client may read, field errors, and optional payload (`data.data`). */
+/**
+ * A domain error: a code, a message a client may read, field errors, optional payload (`data.data`)
+ * and an optional error name (`data.error`, such as 'Not Found', which some spec bodies show).
+ */
 export class AppError extends GraphQLError {
   constructor(
     readonly code: ErrorCode,
@@ -37,6 +40,7 @@ export class AppError extends GraphQLError {
     readonly fieldErrors: FieldError[] = [],
     readonly payload?: Record<string, unknown>,
     cause?: unknown,
+    readonly errorName?: string,
   ) {
     super(message, {
       originalError: cause instanceof Error ? cause : undefined,
@@ -44,6 +48,7 @@ export class AppError extends GraphQLError {
         code,
         ...(fieldErrors.length > 0 ? { errors: fieldErrors } : {}),
         ...(payload ? { data: payload } : {}),
+        ...(errorName ? { error: errorName } : {}),
       },
     });
   }
@@ -57,5 +62,7 @@ export const unauthenticated = (message = 'Unauthorized') => new AppError('UNAUT
 export const forbidden = (message = 'Forbidden: insufficient permissions') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string, id?: string) =>
   new AppError('NOT_FOUND', `${what} not found`, [], id ? { id } : undefined);
+/** A 404 whose body also carries `data.error: 'Not Found'`. */
+export const notFoundNamed = (what: string) => new AppError('NOT_FOUND', `${what} not found`, [], undefined, undefined, 'Not Found');
 export const conflict = (message: string, field?: string) =>
   new AppError('CONFLICT', message, field ? [{ field, message }] : []);

@@ -107,7 +107,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof AppError) {
       const status = STATUS_BY_CODE[error.code];
       if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);
-      return void res.status(status).json(errorBody(status, error.message, error.fieldErrors, error.payload));
+      return void res.status(status).json(errorBody(status, error.message, error.fieldErrors, error.payload, error.errorName));
     }
     if (error?.type === 'entity.parse.failed') {
       return void res.status(400).json(errorBody(400, 'Malformed JSON body', [{ field: 'body', message: 'body is not valid JSON' }]));

@@ -6,9 +6,10 @@ import { ErrorCode, FieldError, STATUS_BY_CODE } from '../core/errors';
  * - `data`: `{statusCode, data: payload}`
  * - `nested`: `{statusCode, data: {message, data: payload}}`
  * - `message`: `{statusCode, data: {message}}`
+ * - `dataWithMessage`: `{statusCode, data: payload, message}` (message beside data)
  * - `empty`: no body (204)
  */
-export type Envelope = 'data' | 'nested' | 'message' | 'empty';
+export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty';
 
 export function successBody(envelope: Envelope, statusCode: number, payload: unknown, message: string): unknown {
   switch (envelope) {
@@ -18,6 +19,8 @@ export function successBody(envelope: Envelope, statusCode: number, payload: unk
       return { statusCode, data: { message, data: payload } };
     case 'message':
       return { statusCode, data: { message } };
+    case 'dataWithMessage':
+      return { statusCode, data: payload, message };
     case 'empty':
       return undefined;
   }
@@ -25,11 +28,11 @@ export function successBody(envelope: Envelope, statusCode: number, payload: unk
 
 export interface ErrorBody {
   statusCode: number;
-  data: { message: string; errors?: FieldError[]; data?: unknown };
+  data: { message: string; errors?: FieldError[]; data?: unknown; error?: string };
 }
 
-export function errorBody(statusCode: number, message: string, errors?: FieldError[], data?: unknown): ErrorBody {
-  return { statusCode, data: { message, ...(errors && errors.length > 0 ? { errors } : {}), ...(data ? { data } : {}) } };
+export function errorBody(statusCode: number, message: string, errors?: FieldError[], data?: unknown, error?: string): ErrorBody {
+  return { statusCode, data: { message, ...(errors && errors.length > 0 ? { errors } : {}), ...(data ? { data } : {}), ...(error ? { error } : {}) } };
 }
 
 const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
@@ -39,5 +42,6 @@ export function errorFromGraphql(error: GraphQLFormattedError): ErrorBody {
   const code = String(error.extensions?.code ?? 'INTERNAL');
   const status = STATUS_BY_CODE[code as ErrorCode] ?? (REQUEST_ERROR_CODES.has(code) ? 400 : 500);
   if (status >= 500) return errorBody(status, status === 503 ? error.message : 'Internal server error');
-  return errorBody(status, error.message, error.extensions?.errors as FieldError[] | undefined, error.extensions?.data);
+  const name = typeof error.extensions?.error === 'string' ? error.extensions.error : undefined;
+  return errorBody(status, error.message, error.extensions?.errors as FieldError[] | undefined, error.extensions?.data, name);
 }

@@ -21,7 +21,7 @@ export interface Route {
   operation: string;
   variables?: (input: RouteInput) => Record<string, unknown>;
   envelope: Envelope;
-  /** `data.message` of the nested and message envelopes. */
+  /** `data.message` of the nested and message envelopes; the top-level `message` of dataWithMessage. */
   message?: string;
   /** Success status; 200 unless given. */
   status?: number;

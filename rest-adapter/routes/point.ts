@@ -5,6 +5,10 @@ const query = ({ query }: RouteInput) => query;
 /** Earn and spend take an optional Idempotency-Key header. */
 const movement = ({ body, headers }: RouteInput) => ({ input: body, idempotencyKey: headers['idempotency-key'] });
 
+const idAndInput = ({ params, body }: RouteInput) => ({ id: params.id, input: body });
+/** The receipt image of the receipt verification uploads. */
+const RECEIPT_IMAGE = { name: 'image', required: true, accept: /^image\// };
+
 /** Spec Part 2, point service. */
 export const POINT_ROUTES: Route[] = [
   { method: 'get', path: `${BASE}/balance/me`, operation: 'MyPointBalance', variables: query, envelope: 'data' },
@@ -20,4 +24,59 @@ export const POINT_ROUTES: Route[] = [
   { method: 'get', path: `${BASE}/history`, operation: 'PointHistory', variables: query, envelope: 'data' },
   { method: 'get', path: `${BASE}/history/me`, operation: 'MyPointHistory', variables: query, envelope: 'nested', message: 'Point history' },
   { method: 'get', path: `${BASE}/summary/daily`, operation: 'PointDailySummary', variables: query, envelope: 'data' },
+  // Point request tickets
+  { method: 'post', path: `${BASE}/request/earn`, operation: 'RequestEarnPoints', variables: movement, envelope: 'message', message: 'Point request created' },
+  { method: 'post', path: `${BASE}/request/spend`, operation: 'RequestSpendPoints', variables: movement, envelope: 'message', message: 'Point request created' },
+  {
+    method: 'patch',
+    path: `${BASE}/request/:id/review`,
+    operation: 'ReviewPointRequest',
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    envelope: 'message',
+    message: 'Point request reviewed',
+  },
+  { method: 'get', path: `${BASE}/request`, operation: 'PointRequestTickets', variables: query, envelope: 'data' },
+  { method: 'get', path: `${BASE}/request/:id`, operation: 'PointRequestTicket', variables: ({ params }) => ({ id: params.id }), envelope: 'data' },
+  // Receipt verification: literal segments (me, stats) before :id. Answers carry `message` beside `data`.
+  {
+    method: 'post',
+    path: `${BASE}/receipt/verify/me`,
+    operation: 'SubmitMyReceiptVerification',
+    upload: [RECEIPT_IMAGE],
+    variables: ({ uploads }) => ({ imageUrl: uploads.image }),
+    envelope: 'dataWithMessage',
+    message: 'Receipt submitted for verification',
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: `${BASE}/receipt/verify`,
+    operation: 'SubmitReceiptVerification',
+    upload: [RECEIPT_IMAGE],
+    variables: ({ body, uploads }) => ({ memberId: body.memberId, imageUrl: uploads.image }),
+    envelope: 'dataWithMessage',
+    message: 'Receipt submitted for verification',
+    status: 201,
+  },
+  { method: 'get', path: `${BASE}/receipt/verify`, operation: 'ReceiptVerifications', variables: query, envelope: 'nested', message: 'Receipt verifications' },
+  { method: 'get', path: `${BASE}/receipt/verify/me`, operation: 'MyReceiptVerifications', variables: query, envelope: 'nested', message: 'Receipt verifications' },
+  { method: 'get', path: `${BASE}/receipt/verify/stats`, operation: 'ReceiptVerificationStats', envelope: 'dataWithMessage', message: 'Receipt verification statistics' },
+  {
+    method: 'get',
+    path: `${BASE}/receipt/verify/:id`,
+    operation: 'ReceiptVerification',
+    variables: ({ params, query }) => ({ ...query, id: params.id }),
+    envelope: 'dataWithMessage',
+    message: 'Receipt verification found',
+  },
+  { method: 'post', path: `${BASE}/receipt/verify/:id`, operation: 'VerifyReceiptAutomatically', variables: idAndInput, envelope: 'dataWithMessage', message: 'Receipt verified' },
+  { method: 'post', path: `${BASE}/receipt/verify/:id/manual`, operation: 'ReviewReceiptVerification', variables: idAndInput, envelope: 'dataWithMessage', message: 'Receipt reviewed' },
+  { method: 'put', path: `${BASE}/receipt/verify/:id/manual`, operation: 'ReviewReceiptVerification', variables: idAndInput, envelope: 'dataWithMessage', message: 'Receipt verification updated' },
+  // Shop point rules: /default before :id.
+  { method: 'get', path: `${BASE}/point-rules/shop`, operation: 'PointShopRules', variables: query, envelope: 'data' },
+  { method: 'get', path: `${BASE}/point-rules/shop/default`, operation: 'DefaultPointShopRule', variables: query, envelope: 'data' },
+  { method: 'get', path: `${BASE}/point-rules/shop/:id`, operation: 'PointShopRule', variables: ({ params, query }) => ({ ...query, id: params.id }), envelope: 'data' },
+  { method: 'post', path: `${BASE}/point-rules/shop`, operation: 'CreatePointShopRule', variables: ({ body }) => ({ input: body }), envelope: 'data', status: 201 },
+  { method: 'put', path: `${BASE}/point-rules/shop/:id`, operation: 'UpdatePointShopRule', variables: idAndInput, envelope: 'data' },
+  { method: 'delete', path: `${BASE}/point-rules/shop/:id`, operation: 'DeletePointShopRule', variables: ({ params }) => ({ id: params.id }), envelope: 'data' },
 ];

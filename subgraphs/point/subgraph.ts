@@ -9,22 +9,29 @@ import { Logger } from '../../core/logger';
 import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
 import { startSubgraphServer } from '../../core/subgraph-server';
 import { PointTransaction } from './entities/point-transaction';
+import { PointRequestTicket } from './entities/point-request-ticket';
+import { PointShopRule } from './entities/point-shop-rule';
+import { ReceiptVerification } from './entities/receipt-verification';
 import { pointMigrations } from './migrations';
 import { PointDeps } from './point-deps';
 import { MemberPointsResolver } from './resolvers/member-points.resolver';
 import { PointResolver } from './resolvers/point.resolver';
+import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
+import { ReceiptResolver } from './resolvers/receipt.resolver';
+import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { WeakLoaders } from './services/balance-loader';
 import { EXPIRE_LOTS_QUEUE, scheduleExpiryJob } from './services/expiry-job';
 import { LedgerService } from './services/ledger.service';
+import { createReceiptExtractor } from './services/receipt-extractor';
 import { MemberReference } from './types/member.type';
 
-export const pointEntities = [PointTransaction, OutboxEvent];
+export const pointEntities = [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, OutboxEvent];
 
 /** The point subgraph's schema; `deps` is needed to serve it, not to print it. */
 export function buildPointSubgraph(deps?: PointDeps): Promise<BuiltSubgraph> {
   return buildSubgraph({
     name: 'point',
-    resolvers: [PointResolver, MemberPointsResolver],
+    resolvers: [PointResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver],
     orphanedTypes: [MemberReference],
     container: deps ? { get: (resolverClass) => new resolverClass(deps) } : undefined,
     referenceResolvers: {
@@ -43,7 +50,7 @@ export async function startPointSubgraph(config: Config, databaseUrl: string, lo
   const boss = await startJobQueue(databaseUrl, logger, [EXPIRE_LOTS_QUEUE]);
   const relay = startOutboxRelay(orm, boss, logger);
   await scheduleExpiryJob(orm, boss, ledger, logger);
-  const deps: PointDeps = { ledger, balanceLoaders: new WeakLoaders(ledger) };
+  const deps: PointDeps = { ledger, balanceLoaders: new WeakLoaders(ledger), receiptExtractor: createReceiptExtractor(config.receiptExtractorUrl) };
   const server = await startSubgraphServer({ subgraph: await buildPointSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port });
   return {
     ...server,
