@@ -44,9 +44,8 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use('/files', express.static(storage.directory, { index: false, dotfiles: 'deny', maxAge: '365d', immutable: true }));
   app.use(rateLimit(config.rateLimit, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
   for (const route of options.routes ?? ROUTES) {
-    const handlers = route.upload ? uploadHandler(route.upload, storage) : [];
+    const handlers = [...(route.public ? [] : [requireToken]), jsonBody, ...(route.upload ? uploadHandler(route.upload, storage) : [])];
     app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway));
   }
   app.use((_req, res) => void res.status(404).json(errorBody(404, 'Not found')));
@@ -85,6 +84,14 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
     }
   };
 }
+
+const jsonBody = express.json({ limit: '1mb' });
+
+/** A route that needs a Bearer token answers 401 without a valid one, before reading the body or files. */
+const requireToken: RequestHandler = (_req, res, next) => {
+  if (res.locals.principal) return next();
+  res.status(401).json(errorBody(401, 'Unauthorized'));
+};
 
 /** Carries the caller's X-Request-Id (or a new one) through the gateway to the subgraphs, and logs each request. */
 function requestContext(logger: Logger): RequestHandler {

@@ -9,13 +9,15 @@ const HOUR_SECONDS = 3600;
 /**
  * Per-caller rate limits (spec Part 1): the standard tier for staff, members and anonymous callers
  * (keyed by token subject, else by IP), the premium tier for service API keys. Every response carries
- * X-RateLimit-Limit/Remaining/Reset; past the limit, 429 with Retry-After.
+ * X-RateLimit-Limit/Remaining/Reset; past the limit, 429 with Retry-After. Leaves the verified
+ * principal (or undefined) on `res.locals.principal` for the routes.
  */
 export function rateLimit(limits: Config['rateLimit'], tokens: AccessTokens): RequestHandler {
   const standard = new RateLimiterMemory({ points: limits.standardPerHour, duration: HOUR_SECONDS });
   const premium = new RateLimiterMemory({ points: limits.premiumPerHour, duration: HOUR_SECONDS });
   return async (req, res, next) => {
     const principal = await tokens.fromHeader(req.headers.authorization);
+    res.locals.principal = principal;
     const isService = principal?.kind === 'service';
     const limiter = isService ? premium : standard;
     const limit = isService ? limits.premiumPerHour : limits.standardPerHour;

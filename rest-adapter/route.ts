@@ -30,4 +30,6 @@ export interface Route {
   /** Anything to do to the response besides the body (cookies). */
   after?: (res: Response, payload: any, req: Request) => void;
   upload?: UploadField[];
+  /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads). */
+  public?: boolean;
 }

@@ -66,6 +66,16 @@ describe('the running chain', () => {
     expect(response.body).toEqual({ statusCode: 200, data: { status: 'ok' } });
   });
 
+  it('answers 401 before reading the body when a route needs a token and none is valid', async () => {
+    const response = await platform.api('POST', '/auth/api/staffs', { body: '{not json' });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
+    const form = new FormData();
+    form.append('image', new Blob([Buffer.alloc(10)], { type: 'image/png' }), 'r.png');
+    const upload = await fetch(`${platform.restUrl}/point/api/receipt/verify/me`, { method: 'POST', body: form, headers: { authorization: 'Bearer forged' } });
+    expect(upload.status).toBe(401);
+  });
+
   it('answers unknown paths with the error envelope and 404', async () => {
     const response = await platform.api('GET', '/auth/api/nothing-here');
     expect(response.status).toBe(404);
@@ -160,7 +170,7 @@ describe('health when the gateway is down', () => {
   it('answers 503 on /healthz and 503 without a stack trace on a route', async () => {
     const health = await fetch(`http://127.0.0.1:${adapter.port}/healthz`);
     expect(health.status).toBe(503);
-    const route = await fetch(`http://127.0.0.1:${adapter.port}/auth/api/roles`);
+    const route = await fetch(`http://127.0.0.1:${adapter.port}/auth/api/consents/current`);
     expect(route.status).toBe(503);
     expect(await route.json()).toEqual({ statusCode: 503, data: { message: 'Service temporarily unavailable' } });
   });

@@ -28,6 +28,7 @@ beforeAll(async () => {
         method: 'post',
         path: '/test/uploads',
         operation: 'Health',
+        public: true,
         upload: [
           { name: 'image', required: true, accept: /^image\// },
           { name: 'gallery', maxCount: 3, accept: /^image\// },
