@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     GATEWAY_PORT: '0',
     AUTH_PORT: '0',
     POINT_PORT: '0',
+    CLUSTER_PORT: '0',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_STANDARD_PER_HOUR: '100000000',
   });

@@ -6,6 +6,7 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
 import { startAuthSubgraph } from '../subgraphs/auth/subgraph';
+import { startClusterSubgraph } from '../subgraphs/cluster/subgraph';
 import { startPointSubgraph } from '../subgraphs/point/subgraph';
 
 export interface RunningPlatform {
@@ -23,7 +24,12 @@ export async function startPlatform(config: Config, logDestination?: Destination
   const database = await resolveDatabase(config);
   const auth = await startAuthSubgraph(config, database.url, logger('auth'));
   const point = await startPointSubgraph(config, database.url, logger('point'));
-  const subgraphUrls = { auth: `http://127.0.0.1:${auth.port}/graphql`, point: `http://127.0.0.1:${point.port}/graphql` };
+  const cluster = await startClusterSubgraph(config, database.url, logger('cluster'));
+  const subgraphUrls = {
+    auth: `http://127.0.0.1:${auth.port}/graphql`,
+    point: `http://127.0.0.1:${point.port}/graphql`,
+    cluster: `http://127.0.0.1:${cluster.port}/graphql`,
+  };
   const supergraphSdl = readSupergraphSdl();
   const gateway = await startGateway({ port: config.gatewayPort, subgraphUrls, logger: logger('gateway'), supergraphSdl });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
@@ -37,6 +43,7 @@ export async function startPlatform(config: Config, logDestination?: Destination
     close: async () => {
       await rest.close();
       await gateway.close();
+      await cluster.close();
       await point.close();
       await auth.close();
       await database.stop();

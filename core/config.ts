@@ -10,6 +10,7 @@ export interface Config {
   gatewayPort: number;
   authPort: number;
   pointPort: number;
+  clusterPort: number;
   gatewayUrl: string;
   subgraphUrls: Record<string, string>;
   publicUrl: string;
@@ -104,11 +105,13 @@ export function loadConfig(env: Env = process.env): Config {
   const gatewayPort = parsePort(env, 'GATEWAY_PORT', 4000, problems);
   const authPort = parsePort(env, 'AUTH_PORT', 4001, problems);
   const pointPort = parsePort(env, 'POINT_PORT', 4002, problems);
+  const clusterPort = parsePort(env, 'CLUSTER_PORT', 4003, problems);
   const databaseUrl = parseUrl(env, 'DATABASE_URL', problems, ['postgres:', 'postgresql:']);
   const gatewayUrl = parseUrl(env, 'GATEWAY_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${gatewayPort}/graphql`;
   const subgraphUrls = {
     auth: parseUrl(env, 'AUTH_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${authPort}/graphql`,
     point: parseUrl(env, 'POINT_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${pointPort}/graphql`,
+    cluster: parseUrl(env, 'CLUSTER_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${clusterPort}/graphql`,
   };
   const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
 
@@ -146,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayPort,
     authPort,
     pointPort,
+    clusterPort,
     gatewayUrl,
     subgraphUrls,
     publicUrl,

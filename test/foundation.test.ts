@@ -204,6 +204,7 @@ describe('bootstrap admin and a second start', () => {
       GATEWAY_PORT: '0',
       AUTH_PORT: '0',
       POINT_PORT: '0',
+      CLUSTER_PORT: '0',
       LOG_LEVEL: 'silent',
       BOOTSTRAP_ADMIN_EMAIL: 'Founder@Example.com',
       BOOTSTRAP_ADMIN_PASSWORD: 'first-password',

@@ -68,6 +68,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     GATEWAY_PORT: '0',
     AUTH_PORT: '0',
     POINT_PORT: '0',
+    CLUSTER_PORT: '0',
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     CHATAPP_API_URL: chatapp.url,

@@ -1,0 +1,48 @@
+import { AccessTokens } from '../../core/auth/jwt';
+import { Config } from '../../core/config';
+import { openDomainOrm } from '../../core/db/orm';
+import { OutboxEvent } from '../../core/events/outbox-event';
+import { startJobQueue } from '../../core/events/job-queue';
+import { startOutboxRelay } from '../../core/events/outbox-relay';
+import { RunningServer } from '../../core/http';
+import { Logger } from '../../core/logger';
+import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
+import { startSubgraphServer } from '../../core/subgraph-server';
+import { ClusterDeps } from './cluster-deps';
+import { Tier } from './entities/tier';
+import { clusterMigrations } from './migrations';
+import { TierResolver } from './resolvers/tier.resolver';
+import { MemberReference } from './types/member.type';
+
+export const clusterEntities = [Tier, OutboxEvent];
+
+/** The cluster subgraph's schema; `deps` is needed to serve it, not to print it. */
+export function buildClusterSubgraph(deps?: ClusterDeps): Promise<BuiltSubgraph> {
+  return buildSubgraph({
+    name: 'cluster',
+    resolvers: [TierResolver],
+    orphanedTypes: [MemberReference],
+    container: deps ? { get: (resolverClass) => new resolverClass(deps) } : undefined,
+    referenceResolvers: {
+      Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) },
+    },
+  });
+}
+
+/** Opens the cluster schema (running its migrations), starts the job queue and the outbox relay, and serves the subgraph. */
+export async function startClusterSubgraph(config: Config, databaseUrl: string, logger: Logger, port = config.clusterPort): Promise<RunningServer> {
+  const orm = await openDomainOrm({ url: databaseUrl, schema: 'cluster', entities: clusterEntities, migrations: clusterMigrations });
+  const boss = await startJobQueue(databaseUrl, logger);
+  const relay = startOutboxRelay(orm, boss, logger);
+  const deps: ClusterDeps = { publicUrl: config.publicUrl };
+  const server = await startSubgraphServer({ subgraph: await buildClusterSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await relay.stop();
+      await boss.stop({ graceful: true, wait: true });
+      await orm.close();
+    },
+  };
+}
