@@ -58,6 +58,11 @@ function loosen(value: unknown, type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return loosen(value, type.ofType);
   if (value === undefined || value === null) return value;
   if (isListType(type)) {
+    // A list of input objects arrives in multipart as one JSON-encoded array; a bad one is reported on the list itself.
+    if (typeof value === 'string' && isInputObjectType(getNamedType(type))) {
+      const parsed = parseJson(value);
+      return Array.isArray(parsed) ? parsed.map((item) => loosen(item, type.ofType)) : loosen(parsed, type.ofType);
+    }
     const items = typeof value === 'string' ? (value === '' ? [] : value.split(',')) : Array.isArray(value) ? value : [value];
     return items.map((item) => loosen(item, type.ofType));
   }

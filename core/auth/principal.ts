@@ -14,6 +14,8 @@ export const PERMISSIONS = {
   pointManage: 'point:manage',
   pointRequest: 'point:request',
   pointReview: 'point:review',
+  tierManage: 'tier:manage',
+  tierRead: 'tier:read',
 } as const;
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 

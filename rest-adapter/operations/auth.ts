@@ -3,6 +3,8 @@
 const STAFF_FIELDS = 'id email firstname lastname phoneNumber roleId storeId status locale createdAt updatedAt';
 const MEMBER_FIELDS = `id openId nickName avatarUrl name phoneNumber gender birthDate status createdAt updatedAt
   address { address subDistrict district province postCode country latitude longitude }`;
+/** The member's tier, contributed by the cluster subgraph (`includeTier`, localized by `locale`). */
+const MEMBER_TIER = 'tier(locale: $locale) @include(if: $includeTier) { id name_en name_th name_cn level }';
 const PAGE_META = 'meta { page limit total totalPages }';
 const CONSENT_VERSION_FIELDS = 'id type version content_en content_th content_cn url effectiveAt createdAt';
 const CONSENT_STATUS_FIELDS = `type acceptedVersion acceptedAt hasAcceptedCurrent currentVersion { ${CONSENT_VERSION_FIELDS} }`;
@@ -41,12 +43,13 @@ export const AUTH_OPERATIONS = {
   CurrentMember: `query CurrentMember { currentMember { ${MEMBER_FIELDS} } }`,
   UpdateCurrentMember: 'mutation UpdateCurrentMember($input: MemberProfileInput!) { updateCurrentMember(input: $input) { id } }',
   CurrentMemberQrCode: 'query CurrentMemberQrCode { currentMemberQrCode { qrCodeUrl memberId } }',
-  Members: `query Members($page: Int, $limit: Int, $birthdayFrom: String, $search: String, $includePointBalance: Boolean = false) {
+  Members: `query Members($page: Int, $limit: Int, $birthdayFrom: String, $search: String, $includePointBalance: Boolean = false,
+    $includeTier: Boolean = false, $locale: Locale) {
     members(page: $page, limit: $limit, birthdayFrom: $birthdayFrom, search: $search) {
-      ${PAGE_META} data { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) } } }`,
+      ${PAGE_META} data { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) ${MEMBER_TIER} } } }`,
   MembersByIds: 'query MembersByIds($ids: [ID!]!) { membersByIds(ids: $ids) { id nickName name status } }',
-  Member: `query Member($id: ID!, $includePointBalance: Boolean = false) {
-    member(id: $id) { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) } }`,
+  Member: `query Member($id: ID!, $includePointBalance: Boolean = false, $includeTier: Boolean = false, $locale: Locale) {
+    member(id: $id) { ${MEMBER_FIELDS} pointBalance @include(if: $includePointBalance) ${MEMBER_TIER} } }`,
   SyncChatappMember: `mutation SyncChatappMember($memberId: ID!, $input: ChatappProfileInput!) {
     syncChatappMember(memberId: $memberId, input: $input) { id } }`,
   UpdateMember: `mutation UpdateMember($memberId: ID!, $input: MemberProfileInput!) {

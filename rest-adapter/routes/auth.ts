@@ -113,7 +113,7 @@ export const AUTH_ROUTES: Route[] = [
     method: 'get',
     path: `${BASE}/members/:id`,
     operation: 'Member',
-    variables: ({ params, query }) => ({ id: params.id, includePointBalance: query.includePointBalance }),
+    variables: ({ params, query }) => ({ id: params.id, includePointBalance: query.includePointBalance, includeTier: query.includeTier, locale: query.locale }),
     envelope: 'nested',
     message: 'Member found',
   },

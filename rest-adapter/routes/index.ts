@@ -1,6 +1,7 @@
 import { Route } from '../route';
 import { AUTH_ROUTES } from './auth';
+import { CLUSTER_ROUTES } from './cluster';
 import { POINT_ROUTES } from './point';
 
 /** Every REST route, by domain. */
-export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES];
+export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES];

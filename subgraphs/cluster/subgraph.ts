@@ -10,17 +10,23 @@ import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
 import { startSubgraphServer } from '../../core/subgraph-server';
 import { ClusterDeps } from './cluster-deps';
 import { Tier } from './entities/tier';
+import { TierHistory } from './entities/tier-history';
+import { TierProjection } from './entities/tier-projection';
 import { clusterMigrations } from './migrations';
+import { MemberTierResolver } from './resolvers/member-tier.resolver';
 import { TierResolver } from './resolvers/tier.resolver';
+import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-projection.resolver';
+import { CLUSTER_QUEUES, scheduleTierExpiryJob, startPointEventConsumer } from './services/tiering-jobs';
+import { MemberTierLoaders } from './services/tier-loader';
 import { MemberReference } from './types/member.type';
 
-export const clusterEntities = [Tier, OutboxEvent];
+export const clusterEntities = [Tier, TierProjection, TierHistory, OutboxEvent];
 
 /** The cluster subgraph's schema; `deps` is needed to serve it, not to print it. */
 export function buildClusterSubgraph(deps?: ClusterDeps): Promise<BuiltSubgraph> {
   return buildSubgraph({
     name: 'cluster',
-    resolvers: [TierResolver],
+    resolvers: [TierResolver, TierProjectionResolver, TierHistoryResolver, MemberTierResolver],
     orphanedTypes: [MemberReference],
     container: deps ? { get: (resolverClass) => new resolverClass(deps) } : undefined,
     referenceResolvers: {
@@ -32,9 +38,11 @@ export function buildClusterSubgraph(deps?: ClusterDeps): Promise<BuiltSubgraph>
 /** Opens the cluster schema (running its migrations), starts the job queue and the outbox relay, and serves the subgraph. */
 export async function startClusterSubgraph(config: Config, databaseUrl: string, logger: Logger, port = config.clusterPort): Promise<RunningServer> {
   const orm = await openDomainOrm({ url: databaseUrl, schema: 'cluster', entities: clusterEntities, migrations: clusterMigrations });
-  const boss = await startJobQueue(databaseUrl, logger);
+  const boss = await startJobQueue(databaseUrl, logger, CLUSTER_QUEUES);
   const relay = startOutboxRelay(orm, boss, logger);
-  const deps: ClusterDeps = { publicUrl: config.publicUrl };
+  await startPointEventConsumer(orm, boss, logger);
+  await scheduleTierExpiryJob(orm, boss, logger);
+  const deps: ClusterDeps = { memberTierLoaders: new MemberTierLoaders(), publicUrl: config.publicUrl };
   const server = await startSubgraphServer({ subgraph: await buildClusterSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port });
   return {
     ...server,

@@ -1,8 +1,12 @@
 import { Migration20261122Initial } from './migration-20261122-initial';
 import { Migration20261122PointPermissions } from './migration-20261122-point-permissions';
+import { Migration20261122TierPermissions } from './migration-20261122-tier-permissions';
+import { Migration20261122TierRead } from './migration-20261122-tier-read';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
   Migration20261122Initial,
   Migration20261122PointPermissions,
+  Migration20261122TierPermissions,
+  Migration20261122TierRead,
 };

@@ -1,7 +1,28 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+
+/** What it takes to reach a tier (stored as jsonb). */
+@ObjectType()
+export class TierRequirement {
+  @Field(() => Float, { nullable: true, description: 'Cumulative purchase amount that reaches the tier' }) purchaseAmountHit?: number | null;
+}
+
+/** One benefit of a tier (stored as jsonb); its texts follow the `locale` projection like the tier's. */
+@ObjectType()
+export class TierBenefit {
+  @Field(() => String, { nullable: true }) name_en?: string | null;
+  @Field(() => String, { nullable: true }) name_th?: string | null;
+  @Field(() => String, { nullable: true }) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) description_en?: string | null;
+  @Field(() => String, { nullable: true }) description_th?: string | null;
+  @Field(() => String, { nullable: true }) description_cn?: string | null;
+  @Field(() => String, { nullable: true }) condition_en?: string | null;
+  @Field(() => String, { nullable: true }) condition_th?: string | null;
+  @Field(() => String, { nullable: true }) condition_cn?: string | null;
+  @Field(() => String, { nullable: true }) type?: string | null;
+  @Field(() => String, { nullable: true }) imageUrl?: string | null;
+}
 
 /** A membership tier: localized names, a level, what it takes to reach it and what it gives. */
 @ObjectType()
@@ -33,13 +54,14 @@ export class Tier {
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) imageUrl: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) background: string | null = null;
   @Field(() => Int) @Property() level: number = 0;
-  @Field(() => GraphQLJSON, { description: '{ purchaseAmountHit?: number }' }) @Property({ type: 'jsonb' }) requirement: Record<string, unknown> = {};
-  @Field(() => GraphQLJSON, { description: 'Benefits: [{ name_*, description_*, condition_*, type, imageUrl }]' })
-  @Property({ type: 'jsonb' })
-  benefit: Array<Record<string, unknown>> = [];
+  @Field(() => TierRequirement) @Property({ type: 'jsonb' }) requirement: TierRequirement = {};
+  @Field(() => [TierBenefit]) @Property({ type: 'jsonb' }) benefit: TierBenefit[] = [];
   @Field() @Property() isActive: boolean = true;
   @Field() @Property() isSpecial: boolean = false;
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
   @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 }
+
+export const TIER_LOCALIZED = ['name', 'description'];
+export const BENEFIT_LOCALIZED = ['name', 'description', 'condition'];

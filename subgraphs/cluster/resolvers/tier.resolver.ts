@@ -1,15 +1,77 @@
-import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { PERMISSIONS, requirePermission, requirePrincipal } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
-import { notFound } from '../../../core/errors';
+import { LocaleArgs } from '../../../core/i18n';
+import { PageType } from '../../../core/pagination';
 import { Tier } from '../entities/tier';
-import { IdArgs } from '../types/tier.types';
+import { TierService } from '../services/tier.service';
+import { CreateTierInput, IdArgs, SetTierActiveArgs, TierIdsArgs, TierLevelArgs, TierListArgs, UpdateTierInput } from '../types/tier.types';
 
+const TierPage = PageType(Tier, 'Tier');
+
+@ObjectType({ description: 'How many members a tier holds (members whose tier projection points at it)' })
+export class TierMemberCount {
+  @Field(() => ID) tierId: string;
+  @Field(() => Int) count: number;
+}
+
+/** Tiers: anyone reads them (the list, one by id or level); tier:manage changes them. */
 @Resolver(() => Tier)
 export class TierResolver {
-  @Query(() => Tier, { description: 'One tier; reads are public' })
-  async tier(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
-    const tier = await ctx.em.findOne(Tier, { id, deletedAt: null });
-    if (!tier) throw notFound('Tier', id);
-    return tier;
+  @Query(() => TierPage, { description: 'Tiers by level; inactive and deleted ones only when asked for. Public' })
+  tiers(@Args() args: TierListArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext) {
+    return new TierService(ctx.em).list(args, locale);
+  }
+
+  @Query(() => [Tier], { description: 'The live tiers among the ids, in their order; unknown ids are left out' })
+  tiersByIds(@Args() { ids }: TierIdsArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier[]> {
+    requirePrincipal(ctx.principal);
+    return new TierService(ctx.em).byIds(ids, locale);
+  }
+
+  @Query(() => Tier, { description: 'One live tier; public' })
+  tier(@Args() { id }: IdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+    return new TierService(ctx.em).get(id, locale);
+  }
+
+  @Query(() => Tier, { description: 'The live tier at a level; public' })
+  tierByLevel(@Args() { level }: TierLevelArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+    return new TierService(ctx.em).byLevel(level, locale);
+  }
+
+  @Query(() => TierMemberCount, { description: 'Members on one live tier; needs tier:read' })
+  tierMemberCount(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<TierMemberCount> {
+    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    return new TierService(ctx.em).memberCount(id);
+  }
+
+  @Query(() => [TierMemberCount], { description: 'Members on every live tier, by level; needs tier:read' })
+  tierMemberCounts(@Ctx() ctx: RequestContext): Promise<TierMemberCount[]> {
+    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    return new TierService(ctx.em).memberCounts();
+  }
+
+  @Mutation(() => Tier, { description: 'Adds a tier; 409 when a live tier has its level' })
+  createTier(@Arg('input') input: CreateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
+    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    return new TierService(ctx.em).create(input);
+  }
+
+  @Mutation(() => Tier, { description: 'Changes the given fields of a live tier; 409 when the new level is taken' })
+  updateTier(@Args() { id }: IdArgs, @Arg('input') input: UpdateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
+    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    return new TierService(ctx.em).update(id, input);
+  }
+
+  @Mutation(() => Tier, { description: 'Activates or deactivates a live tier' })
+  setTierActive(@Args() { id, isActive }: SetTierActiveArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    return new TierService(ctx.em).setActive(id, isActive);
+  }
+
+  @Mutation(() => Tier, { description: 'Soft-deletes a tier; its level is free again' })
+  deleteTier(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    return new TierService(ctx.em).softDelete(id);
   }
 }

@@ -1,7 +1,156 @@
-import { IsUUID } from 'class-validator';
-import { ArgsType, Field, ID } from 'type-graphql';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
+import { PageArgs } from '../../../core/pagination';
+
+const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
+const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+/** Levels are small integers; the cap keeps them inside Postgres int. */
+export const MAX_TIER_LEVEL = 1_000_000_000;
+export const MAX_BENEFITS = 50;
 
 @ArgsType()
 export class IdArgs {
   @Field(() => ID) @IsUUID() id: string;
+}
+
+/** What it takes to reach a tier. */
+@InputType()
+export class TierRequirementInput {
+  @Field(() => Float, { nullable: true, description: 'Cumulative purchase amount that reaches the tier, >= 0, 2 decimals' })
+  @IsOptional()
+  @IsNumber(TWO_DECIMALS)
+  @Min(0)
+  purchaseAmountHit?: number | null;
+}
+
+/** One benefit of a tier; `imageUrl` may come from the `benefitLogos` uploads. */
+@InputType()
+export class TierBenefitInput {
+  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_en?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) type?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+}
+
+/** The body of POST /tiers (multipart: the tierLogo upload becomes `imageUrl`, benefitLogos `benefitLogoUrls`). */
+@InputType()
+export class CreateTierInput {
+  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field() @IsString() @MinLength(1) @MaxLength(5000) description_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => String, { nullable: true, description: 'The tier logo; POST /tiers stores the tierLogo upload here' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  imageUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'A colour or a background image' }) @IsOptional() @IsString() @MaxLength(2048) background?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Unique among live tiers; absent: one above the highest live level' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TIER_LEVEL)
+  level?: number;
+  @Field(() => TierRequirementInput, { description: '{purchaseAmountHit?}; multipart sends it as a JSON string' })
+  @ValidateNested()
+  requirement: TierRequirementInput;
+  @Field(() => [TierBenefitInput], { nullable: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_BENEFITS)
+  @ValidateNested({ each: true })
+  benefit?: TierBenefitInput[];
+  @Field(() => [String], { nullable: true, description: 'Uploaded benefit logos, given in order to the benefit items without imageUrl' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_BENEFITS)
+  @IsString({ each: true })
+  @MaxLength(2048, { each: true })
+  benefitLogoUrls?: string[];
+  @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
+  @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isSpecial?: boolean;
+}
+
+/**
+ * The body of PUT /tiers/:id: an absent field keeps its value, an explicit null clears an optional
+ * text and is refused for the required ones. A given `benefit` replaces the whole list.
+ */
+@InputType()
+export class UpdateTierInput {
+  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) background?: string | null;
+  @Field(() => Int, { nullable: true }) @ValidateIf(given('level')) @IsInt() @Min(0) @Max(MAX_TIER_LEVEL) level?: number;
+  @Field(() => TierRequirementInput, { nullable: true })
+  @ValidateIf(given('requirement'))
+  @ValidateNested()
+  requirement?: TierRequirementInput;
+  @Field(() => [TierBenefitInput], { nullable: true })
+  @ValidateIf(given('benefit'))
+  @IsArray()
+  @ArrayMaxSize(MAX_BENEFITS)
+  @ValidateNested({ each: true })
+  benefit?: TierBenefitInput[];
+  @Field(() => [String], { nullable: true, description: 'Uploaded benefit logos, given in order to the benefit items without imageUrl' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_BENEFITS)
+  @IsString({ each: true })
+  @MaxLength(2048, { each: true })
+  benefitLogoUrls?: string[];
+  @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
+  @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isSpecial')) @IsBoolean() isSpecial?: boolean;
+}
+
+@ArgsType()
+export class TierListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
+  @Field(() => Boolean, { defaultValue: false, description: 'Also inactive tiers' }) @IsBoolean() includeInActive: boolean = false;
+  @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted tiers' }) @IsBoolean() includeDeletedAt: boolean = false;
+}
+
+@ArgsType()
+export class TierIdsArgs {
+  @Field(() => [ID]) @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsUUID('all', { each: true }) ids: string[];
+}
+
+@ArgsType()
+export class TierLevelArgs {
+  @Field(() => Int) @IsInt() @Min(0) @Max(MAX_TIER_LEVEL) level: number;
+}
+
+@ArgsType()
+export class SetTierActiveArgs {
+  @Field(() => ID) @IsUUID() id: string;
+  @Field(() => Boolean) @IsBoolean() isActive: boolean;
 }

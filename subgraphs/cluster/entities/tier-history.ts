@@ -1,0 +1,28 @@
+import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { GraphQLJSON } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, ID, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum TierChangeType {
+  upgrade = 'upgrade',
+  downgrade = 'downgrade',
+  expiry = 'expiry',
+}
+registerEnumType(TierChangeType, { name: 'TierChangeType', description: 'How a member moved between tiers' });
+
+/** One move of a member between tiers; `fromTier` and `toTier` are resolved fields (null: no tier). */
+@ObjectType('TierHistoryItem')
+@Entity({ tableName: 'tier_history' })
+export class TierHistory {
+  [OptionalProps]?: 'snapshot' | 'fromTierId' | 'toTierId' | 'createdAt';
+
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
+  @Field(() => TierChangeType) @Enum({ items: () => TierChangeType }) changeType: TierChangeType;
+  @Field(() => GraphQLJSON, { description: '{ points, purchaseAmount? } at the time of the change' })
+  @Property({ type: 'jsonb' })
+  snapshot: Record<string, unknown> = {};
+  @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) fromTierId: string | null = null;
+  @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) toTierId: string | null = null;
+  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
+}
