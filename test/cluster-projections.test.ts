@@ -44,11 +44,12 @@ interface FixtureTier {
  * them and these members reach no other tier. They are soft-deleted after the test (freeing the levels).
  */
 let fixtureTiers: string[] = [];
+// Even levels only: a tier created elsewhere at "the highest live level + 1" never takes the next one of ours.
 let nextLevel = 1_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 async function createTiers(...specs: TierSpec[]): Promise<FixtureTier[]> {
   const tiers: FixtureTier[] = [];
   for (const spec of specs) {
-    const tier = { id: randomUUID(), name_en: spec.name ?? unique('Tier '), name_th: unique('TH '), level: nextLevel++ };
+    const tier = { id: randomUUID(), name_en: spec.name ?? unique('Tier '), name_th: unique('TH '), level: (nextLevel += 2) };
     await platform.sql.query(
       `insert into cluster.tier (id, name_en, name_th, description_en, level, requirement, is_active, is_special, created_at, updated_at)
        values ($1, $2, $3, 'fixture', $4, $5, $6, $7, now(), now())`,

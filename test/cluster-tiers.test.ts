@@ -15,8 +15,11 @@ afterAll(() => platform.close());
 
 const BASE = '/cluster/api/tiers';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** Other test files create tiers in the same database at the same time: each test takes levels nobody else picks. */
-const freeLevel = () => randomInt(1_000, 900_000_000);
+/**
+ * Other test files create tiers in the same database at the same time: each test takes levels nobody
+ * else picks, below 1,000,000 (the automatic-tiering tests use levels above it and must stay the highest).
+ */
+const freeLevel = () => randomInt(1_000, 999_000);
 const png = (bytes = 64) => new Blob([Buffer.alloc(bytes, 7)], { type: 'image/png' });
 /** Uploaded files are served by the adapter under /files/ (the URLs carry PUBLIC_URL's host). */
 const served = async (url: string) => (await fetch(`${platform.restUrl}${new URL(url).pathname}`)).arrayBuffer().then((body) => body.byteLength);
