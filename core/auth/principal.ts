@@ -16,6 +16,9 @@ export const PERMISSIONS = {
   pointReview: 'point:review',
   tierManage: 'tier:manage',
   tierRead: 'tier:read',
+  badgeManage: 'badge:manage',
+  segmentRead: 'segment:read',
+  segmentManage: 'segment:manage',
 } as const;
 export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 

@@ -33,6 +33,58 @@ const TIER_PROJECTION_OPERATIONS = {
     tierYearlySummary(year: $year) { year tierDistribution { tierId tierName_en memberCount } upgrades downgrades expiries } }`,
 };
 
+// Badges and members' badge progress
+const BADGE_RULE = `rule { type purchaseAmount purchaseCount pointsAmount minSpend withinDays anniversaryYear categoryIdsIncluded categoryIdsExcluded
+    shopIdsIncluded shopIdsExcluded window { start end } tierCondition { type tierIds } }`;
+const BADGE_FIELDS = `id name_en name_th name_cn description_en description_th description_cn imageUrl isActive createdAt updatedAt deletedAt ${BADGE_RULE}`;
+const PROGRESS_FIELDS = `id memberId badgeId currentValue goalValue isCompleted completedAt createdAt updatedAt
+  badge(locale: $locale) @include(if: $includeBadge) { ${BADGE_FIELDS} } ${MEMBER_SUMMARY}`;
+const PROGRESS_FILTERS = '$page: Int, $limit: Int, $badgeId: ID, $isCompleted: Boolean, $includeBadge: Boolean = false, $includeMember: Boolean = false, $locale: Locale';
+const PROGRESS_ARGS = 'page: $page, limit: $limit, badgeId: $badgeId, isCompleted: $isCompleted';
+
+const BADGE_OPERATIONS = {
+  Badges: `query Badges($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean, $includeMemberCount: Boolean = false, $locale: Locale) {
+    badges(page: $page, limit: $limit, search: $search, includeInActive: $includeInActive, includeDeletedAt: $includeDeletedAt, locale: $locale) {
+      ${PAGE_META} data { ${BADGE_FIELDS} memberCount @include(if: $includeMemberCount) } } }`,
+  Badge: `query Badge($id: ID!, $locale: Locale, $includeTierInfo: Boolean = false, $includeTotalAchievers: Boolean = false) {
+    badge(id: $id, locale: $locale) { ${BADGE_FIELDS} totalAchievers @include(if: $includeTotalAchievers)
+      tiers(locale: $locale) @include(if: $includeTierInfo) { ${TIER_SUMMARY} } } }`,
+  CreateBadge: `mutation CreateBadge($input: CreateBadgeInput!) { createBadge(input: $input) { id name_en ${BADGE_RULE} isActive imageUrl } }`,
+  UpdateBadge: `mutation UpdateBadge($id: ID!, $input: UpdateBadgeInput!) { updateBadge(id: $id, input: $input) { ${BADGE_FIELDS} } }`,
+  DeleteBadge: `mutation DeleteBadge($id: ID!) { deleteBadge(id: $id) { id } }`,
+  SetBadgeActive: `mutation SetBadgeActive($id: ID!, $isActive: Boolean!) { setBadgeActive(id: $id, isActive: $isActive) { id isActive } }`,
+  MyBadgeProgress: `query MyBadgeProgress(${PROGRESS_FILTERS}) { myBadgeProgress(${PROGRESS_ARGS}) { ${PAGE_META} data { ${PROGRESS_FIELDS} } } }`,
+  BadgeProgress: `query BadgeProgress($memberId: ID!, ${PROGRESS_FILTERS}) {
+    badgeProgress(memberId: $memberId, ${PROGRESS_ARGS}) { ${PAGE_META} data { ${PROGRESS_FIELDS} } } }`,
+};
+
+// Segments and interests
+const SEGMENT_FIELDS = `id name_en name_th name_cn description_en description_th description_cn type
+  rule { tierIds minPoints maxPoints activeWithinDays } createdAt updatedAt`;
+const CATEGORY_FIELDS = 'id name_en name_th name_cn createdAt updatedAt';
+const SEGMENT_OPERATIONS = {
+  Segments: `query Segments($page: Int, $limit: Int, $search: String, $type: SegmentType, $locale: Locale) {
+    segments(page: $page, limit: $limit, search: $search, type: $type, locale: $locale) { ${PAGE_META} data { ${SEGMENT_FIELDS} } } }`,
+  Segment: `query Segment($id: ID!, $locale: Locale) { segment(id: $id, locale: $locale) { ${SEGMENT_FIELDS} memberCount } }`,
+  CreateSegment: `mutation CreateSegment($input: CreateSegmentInput!) { createSegment(input: $input) { ${SEGMENT_FIELDS} } }`,
+  UpdateSegment: `mutation UpdateSegment($id: ID!, $input: UpdateSegmentInput!) { updateSegment(id: $id, input: $input) { ${SEGMENT_FIELDS} } }`,
+  DeleteSegment: `mutation DeleteSegment($id: ID!) { deleteSegment(id: $id) { id } }`,
+  SegmentMembers: `query SegmentMembers($id: ID!, $page: Int, $limit: Int, $includeMember: Boolean = false) {
+    segmentMembers(id: $id, page: $page, limit: $limit) { ${PAGE_META} data { memberId addedAt ${MEMBER_SUMMARY} } } }`,
+  AddSegmentMembers: `mutation AddSegmentMembers($id: ID!, $memberIds: [ID!]!) { addSegmentMembers(id: $id, memberIds: $memberIds) { segmentId changed memberCount } }`,
+  RemoveSegmentMembers: `mutation RemoveSegmentMembers($id: ID!, $memberIds: [ID!]!) {
+    removeSegmentMembers(id: $id, memberIds: $memberIds) { segmentId changed memberCount } }`,
+  MemberSegments: `query MemberSegments($memberId: ID!, $locale: Locale) { memberSegments(memberId: $memberId, locale: $locale) { id name_en name_th name_cn type } }`,
+  InterestCategories: `query InterestCategories($locale: Locale) { interestCategories(locale: $locale) { ${CATEGORY_FIELDS} } }`,
+  CreateInterestCategory: `mutation CreateInterestCategory($input: InterestCategoryInput!) { createInterestCategory(input: $input) { ${CATEGORY_FIELDS} } }`,
+  UpdateInterestCategory: `mutation UpdateInterestCategory($id: ID!, $input: UpdateInterestCategoryInput!) {
+    updateInterestCategory(id: $id, input: $input) { ${CATEGORY_FIELDS} } }`,
+  DeleteInterestCategory: `mutation DeleteInterestCategory($id: ID!) { deleteInterestCategory(id: $id) { id } }`,
+  MyInterests: `query MyInterests($locale: Locale) { myInterests(locale: $locale) { id name_en name_th name_cn } }`,
+  SetMyInterests: `mutation SetMyInterests($categoryIds: [ID!]!, $locale: Locale) { setMyInterests(categoryIds: $categoryIds, locale: $locale) { id name_en name_th name_cn } }`,
+  MemberInterests: `query MemberInterests($memberId: ID!, $locale: Locale) { memberInterests(memberId: $memberId, locale: $locale) { id name_en name_th name_cn } }`,
+};
+
 export const CLUSTER_OPERATIONS = {
   // Tiers
   Tiers: `query Tiers($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean, $locale: Locale) {
@@ -48,4 +100,6 @@ export const CLUSTER_OPERATIONS = {
   TierMemberCount: `query TierMemberCount($id: ID!) { tierMemberCount(id: $id) { tierId count } }`,
   TierMemberCounts: `query TierMemberCounts { tierMemberCounts { tierId count } }`,
   ...TIER_PROJECTION_OPERATIONS,
+  ...SEGMENT_OPERATIONS,
+  ...BADGE_OPERATIONS,
 };

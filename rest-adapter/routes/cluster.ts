@@ -46,6 +46,120 @@ const TIER_PROJECTION_ROUTES: Route[] = [
   },
 ];
 
+/** Badges (reads need a token; writes badge:manage) and members' badge progress; `me` before `:memberId`. */
+const BADGE_IMAGE = { name: 'image', accept: /^image\// };
+const badgeInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
+const BADGE_ROUTES: Route[] = [
+  { method: 'get', path: `${BASE}/badges`, operation: 'Badges', variables: query, envelope: 'nested', message: 'Badge list' },
+  { method: 'get', path: `${BASE}/badges/:id`, operation: 'Badge', variables: idAndQuery, envelope: 'nested', message: 'Badge found' },
+  {
+    method: 'post',
+    path: `${BASE}/badges`,
+    operation: 'CreateBadge',
+    upload: [BADGE_IMAGE],
+    variables: (input) => ({ input: badgeInput(input) }),
+    envelope: 'nested',
+    message: 'Badge created',
+    status: 201,
+  },
+  {
+    method: 'put',
+    path: `${BASE}/badges/:id`,
+    operation: 'UpdateBadge',
+    upload: [BADGE_IMAGE],
+    variables: (input) => ({ id: input.params.id, input: badgeInput(input) }),
+    envelope: 'nested',
+    message: 'Badge updated',
+  },
+  { method: 'delete', path: `${BASE}/badges/:id`, operation: 'DeleteBadge', variables: id, envelope: 'message', message: 'Badge deleted' },
+  {
+    method: 'patch',
+    path: `${BASE}/badges/:id/set-active`,
+    operation: 'SetBadgeActive',
+    variables: ({ params, body }) => ({ id: params.id, isActive: body.isActive }),
+    envelope: 'message',
+    message: 'Badge status updated',
+  },
+  { method: 'get', path: `${BASE}/badge-member-progress/members/me`, operation: 'MyBadgeProgress', variables: query, envelope: 'data' },
+  {
+    method: 'get',
+    path: `${BASE}/badge-member-progress/members/:memberId`,
+    operation: 'BadgeProgress',
+    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
+    envelope: 'data',
+  },
+];
+
+/** Segments and interests (docs/decisions.md, Cluster): literal paths (members/:memberId, me, categories) before :id. */
+const SEGMENT_ROUTES: Route[] = [
+  { method: 'get', path: `${BASE}/segments`, operation: 'Segments', variables: query, envelope: 'data' },
+  { method: 'post', path: `${BASE}/segments`, operation: 'CreateSegment', variables: ({ body }) => ({ input: body }), envelope: 'nested', message: 'Segment created', status: 201 },
+  {
+    method: 'get',
+    path: `${BASE}/segments/members/:memberId`,
+    operation: 'MemberSegments',
+    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
+    envelope: 'nested',
+    message: "Member's segments",
+  },
+  { method: 'get', path: `${BASE}/segments/:id`, operation: 'Segment', variables: idAndQuery, envelope: 'nested', message: 'Segment found' },
+  { method: 'put', path: `${BASE}/segments/:id`, operation: 'UpdateSegment', variables: ({ params, body }) => ({ id: params.id, input: body }), envelope: 'nested', message: 'Segment updated' },
+  { method: 'delete', path: `${BASE}/segments/:id`, operation: 'DeleteSegment', variables: id, envelope: 'message', message: 'Segment deleted' },
+  { method: 'get', path: `${BASE}/segments/:id/members`, operation: 'SegmentMembers', variables: idAndQuery, envelope: 'data' },
+  {
+    method: 'post',
+    path: `${BASE}/segments/:id/members`,
+    operation: 'AddSegmentMembers',
+    variables: ({ params, body }) => ({ id: params.id, memberIds: body.memberIds }),
+    envelope: 'nested',
+    message: 'Segment members added',
+  },
+  {
+    method: 'post',
+    path: `${BASE}/segments/:id/members/remove`,
+    operation: 'RemoveSegmentMembers',
+    variables: ({ params, body }) => ({ id: params.id, memberIds: body.memberIds }),
+    envelope: 'nested',
+    message: 'Segment members removed',
+  },
+  { method: 'get', path: `${BASE}/interests/categories`, operation: 'InterestCategories', variables: query, envelope: 'nested', message: 'Interest categories' },
+  {
+    method: 'post',
+    path: `${BASE}/interests/categories`,
+    operation: 'CreateInterestCategory',
+    variables: ({ body }) => ({ input: body }),
+    envelope: 'nested',
+    message: 'Interest category created',
+    status: 201,
+  },
+  {
+    method: 'put',
+    path: `${BASE}/interests/categories/:id`,
+    operation: 'UpdateInterestCategory',
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    envelope: 'nested',
+    message: 'Interest category updated',
+  },
+  { method: 'delete', path: `${BASE}/interests/categories/:id`, operation: 'DeleteInterestCategory', variables: id, envelope: 'message', message: 'Interest category deleted' },
+  { method: 'get', path: `${BASE}/interests/me`, operation: 'MyInterests', variables: query, envelope: 'nested', message: 'Interests' },
+  {
+    method: 'put',
+    path: `${BASE}/interests/me`,
+    operation: 'SetMyInterests',
+    variables: ({ body, query }) => ({ ...query, categoryIds: body.categoryIds }),
+    envelope: 'nested',
+    message: 'Interests updated',
+  },
+  {
+    method: 'get',
+    path: `${BASE}/interests/members/:memberId`,
+    operation: 'MemberInterests',
+    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
+    envelope: 'nested',
+    message: "Member's interests",
+  },
+];
+
 /** Spec Part 2, cluster service. Tier reads are public; literal segments (bulk, level, members) before :id. */
 export const CLUSTER_ROUTES: Route[] = [
   // Tiers
@@ -92,4 +206,6 @@ export const CLUSTER_ROUTES: Route[] = [
   },
   { method: 'get', path: `${BASE}/tiers/:id/members/count`, operation: 'TierMemberCount', variables: id, envelope: 'nested', message: 'Member count' },
   ...TIER_PROJECTION_ROUTES,
+  ...SEGMENT_ROUTES,
+  ...BADGE_ROUTES,
 ];

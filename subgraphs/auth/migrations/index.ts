@@ -2,6 +2,8 @@ import { Migration20261122Initial } from './migration-20261122-initial';
 import { Migration20261122PointPermissions } from './migration-20261122-point-permissions';
 import { Migration20261122TierPermissions } from './migration-20261122-tier-permissions';
 import { Migration20261122TierRead } from './migration-20261122-tier-read';
+import { Migration20261122BadgePermissions } from './migration-20261122-badge-permissions';
+import { Migration20261122SegmentPermissions } from './migration-20261122-segment-permissions';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -9,4 +11,6 @@ export const authMigrations = {
   Migration20261122PointPermissions,
   Migration20261122TierPermissions,
   Migration20261122TierRead,
+  Migration20261122SegmentPermissions,
+  Migration20261122BadgePermissions,
 };

@@ -1,10 +1,14 @@
 import { Migration20261122ClusterInitial } from './migration-20261122-cluster-initial';
 import { Migration20261122ClusterPoints } from './migration-20261122-cluster-points';
 import { Migration20261122TierLevelUnique } from './migration-20261122-tier-level-unique';
+import { Migration20261122ClusterBadges } from './migration-20261122-cluster-badges';
+import { Migration20261122SegmentsInterests } from './migration-20261122-segments-interests';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
   Migration20261122ClusterInitial,
   Migration20261122ClusterPoints,
   Migration20261122TierLevelUnique,
+  Migration20261122SegmentsInterests,
+  Migration20261122ClusterBadges,
 };

@@ -1,0 +1,46 @@
+import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+/**
+ * `manual`: staff pick the members (cluster.segment_member). `rule`: the members are whoever matches
+ * the rule when the segment is read. Part 3's `ai` is not built (see docs/decisions.md).
+ */
+export enum SegmentType {
+  manual = 'manual',
+  rule = 'rule',
+}
+registerEnumType(SegmentType, { name: 'SegmentType', description: 'manual: picked members; rule: members matching the rule when read' });
+
+/** The criteria of a rule segment (stored as jsonb); every given criterion must hold. */
+@ObjectType()
+export class SegmentRule {
+  @Field(() => [ID], { nullable: true, description: "The member's current tier (tier projection) is one of these" }) tierIds?: string[] | null;
+  @Field(() => Float, { nullable: true, description: 'Point balance, as last announced by point events, is at least this' }) minPoints?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Point balance, as last announced by point events, is at most this' }) maxPoints?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The latest point event of the member is at most this many days old' }) activeWithinDays?: number | null;
+}
+
+/** A group of members for targeting: localized name and description, manual or rule-based. */
+@ObjectType()
+@Entity({ tableName: 'segment' })
+export class Segment {
+  [OptionalProps]?: 'name_th' | 'name_cn' | 'description_en' | 'description_th' | 'description_cn' | 'rule' | 'createdAt' | 'updatedAt' | 'deletedAt';
+
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => String, { nullable: true }) @Property({ length: 256 }) name_en: string | null;
+  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_th: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_cn: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_en: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_th: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_cn: string | null = null;
+  @Field(() => SegmentType) @Enum({ items: () => SegmentType }) type: SegmentType;
+  @Field(() => SegmentRule, { nullable: true, description: 'The criteria of a rule segment; null for a manual one' })
+  @Property({ type: 'jsonb', nullable: true })
+  rule: SegmentRule | null = null;
+  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
+  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
+  @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
+}
+
+export const SEGMENT_LOCALIZED = ['name', 'description'];

@@ -1,0 +1,230 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, badRequest, conflict, notFound } from '../../../core/errors';
+import { Locale, projectLocale } from '../../../core/i18n';
+import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
+import { containsAny } from '../../../core/search';
+import { Segment, SEGMENT_LOCALIZED, SegmentRule, SegmentType } from '../entities/segment';
+import { Tier } from '../entities/tier';
+import { CreateSegmentInput, SegmentListArgs, SegmentMember, SegmentMembershipChange, SegmentRuleInput, UpdateSegmentInput } from '../types/segment.types';
+
+const SEGMENT = 'Segment';
+
+/** A Postgres array literal of (validated) uuids, bound as one `?::uuid[]` (the driver expands JS arrays into lists). */
+export const uuidArray = (ids: string[]): string => `{${ids.join(',')}}`;
+
+/**
+ * A rule as SQL over the members the cluster domain knows (a tier projection or a point-event
+ * summary), with `tp` the member's tier projection and `mp` its member_purchase row (both left-joined).
+ */
+function ruleCondition(rule: SegmentRule): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (rule.tierIds?.length) {
+    parts.push('tp.tier_id = any(?::uuid[])');
+    params.push(uuidArray(rule.tierIds));
+  }
+  if (rule.minPoints !== undefined && rule.minPoints !== null) {
+    parts.push('mp.points >= ?');
+    params.push(rule.minPoints);
+  }
+  if (rule.maxPoints !== undefined && rule.maxPoints !== null) {
+    parts.push('mp.points <= ?');
+    params.push(rule.maxPoints);
+  }
+  if (rule.activeWithinDays !== undefined && rule.activeWithinDays !== null) {
+    parts.push(`coalesce(mp.points_at, mp.updated_at) >= now() - make_interval(days => ?)`);
+    params.push(rule.activeWithinDays);
+  }
+  return { sql: parts.length ? parts.join(' and ') : 'false', params };
+}
+
+const KNOWN_MEMBERS = `(select member_id from cluster.tier_projection union select member_id from cluster.member_purchase) m
+  left join cluster.tier_projection tp on tp.member_id = m.member_id
+  left join cluster.member_purchase mp on mp.member_id = m.member_id`;
+
+/** Segments: localized CRUD with soft delete, manual membership, rule segments evaluated on read. */
+export class SegmentService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Newest first; `search` matches the names in any language. */
+  async list(args: SegmentListArgs, locale?: Locale): Promise<Page<Segment>> {
+    const where: Record<string, unknown> = { deletedAt: null };
+    if (args.type) where.type = args.type;
+    if (args.search) Object.assign(where, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
+    const [items, total] = await this.em.findAndCount(Segment, where, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) });
+    return pageOf(
+      items.map((segment) => localizedSegment(segment, locale)),
+      total,
+      args,
+    );
+  }
+
+  async get(id: string, locale?: Locale): Promise<Segment> {
+    return localizedSegment(await this.live(id), locale);
+  }
+
+  async create(input: CreateSegmentInput): Promise<Segment> {
+    const rule = await this.ruleFor(input.type, input.rule);
+    const segment = this.em.create(Segment, {
+      name_en: input.name_en,
+      name_th: input.name_th ?? null,
+      name_cn: input.name_cn ?? null,
+      description_en: input.description_en ?? null,
+      description_th: input.description_th ?? null,
+      description_cn: input.description_cn ?? null,
+      type: input.type,
+      rule,
+    });
+    await this.flushOrConflict();
+    return segment;
+  }
+
+  async update(id: string, input: UpdateSegmentInput): Promise<Segment> {
+    const segment = await this.live(id);
+    if (input.name_en !== undefined) segment.name_en = input.name_en;
+    for (const field of ['name_th', 'name_cn', 'description_en', 'description_th', 'description_cn'] as const) {
+      if (input[field] !== undefined) segment[field] = input[field] ?? null;
+    }
+    if (input.rule !== undefined) segment.rule = await this.ruleFor(segment.type, input.rule);
+    await this.flushOrConflict();
+    return segment;
+  }
+
+  /** Soft delete: the segment leaves reads and frees its name; manual memberships are kept as they are. */
+  async softDelete(id: string): Promise<Segment> {
+    const segment = await this.live(id);
+    segment.deletedAt = new Date();
+    await this.em.flush();
+    return segment;
+  }
+
+  /** Manual segments by when the member was added (newest first); rule segments by member id. */
+  async members(id: string, args: PageArgs): Promise<Page<SegmentMember>> {
+    const segment = await this.live(id);
+    const connection = this.em.getConnection();
+    if (segment.type === SegmentType.manual) {
+      const rows = await connection.execute<Array<{ member_id: string; created_at: Date; total: number }>>(
+        `select member_id, created_at, count(*) over ()::int as total from cluster.segment_member
+          where segment_id = ? order by created_at desc, member_id limit ? offset ?`,
+        [id, args.limit, offsetOf(args)],
+      );
+      const total = rows[0]?.total ?? (await this.memberCount(segment));
+      return pageOf(
+        rows.map((row) => ({ memberId: row.member_id, addedAt: new Date(row.created_at) })),
+        total,
+        args,
+      );
+    }
+    const condition = ruleCondition(segment.rule ?? {});
+    const rows = await connection.execute<Array<{ member_id: string }>>(
+      `select m.member_id from ${KNOWN_MEMBERS} where ${condition.sql} order by m.member_id limit ? offset ?`,
+      [...condition.params, args.limit, offsetOf(args)],
+    );
+    return pageOf(
+      rows.map((row) => ({ memberId: row.member_id, addedAt: null })),
+      await this.memberCount(segment),
+      args,
+    );
+  }
+
+  async memberCount(segment: Segment): Promise<number> {
+    const connection = this.em.getConnection();
+    if (segment.type === SegmentType.manual) {
+      const [row] = await connection.execute<Array<{ count: number }>>('select count(*)::int as count from cluster.segment_member where segment_id = ?', [segment.id]);
+      return row.count;
+    }
+    const condition = ruleCondition(segment.rule ?? {});
+    const [row] = await connection.execute<Array<{ count: number }>>(`select count(*)::int as count from ${KNOWN_MEMBERS} where ${condition.sql}`, condition.params);
+    return row.count;
+  }
+
+  /** The live segments the member is in now (manual memberships and matching rules), by name. */
+  async ofMember(memberId: string, locale?: Locale): Promise<Segment[]> {
+    const connection = this.em.getConnection();
+    const manual = await connection.execute<Array<{ segment_id: string }>>('select segment_id from cluster.segment_member where member_id = ?', [memberId]);
+    const ids = new Set(manual.map((row) => row.segment_id));
+    const rules = await this.em.find(Segment, { type: SegmentType.rule, deletedAt: null });
+    for (const segment of rules) {
+      const condition = ruleCondition(segment.rule ?? {});
+      const [row] = await connection.execute<Array<{ hit: boolean }>>(`select exists(select 1 from ${KNOWN_MEMBERS} where m.member_id = ? and ${condition.sql}) as hit`, [
+        memberId,
+        ...condition.params,
+      ]);
+      if (row.hit) ids.add(segment.id);
+    }
+    const segments = await this.em.find(Segment, { id: { $in: [...ids] }, deletedAt: null }, { orderBy: { name_en: 'asc', id: 'asc' } });
+    return segments.map((segment) => localizedSegment(segment, locale));
+  }
+
+  /** Adds members to a manual segment; members already in are skipped. 400 on a rule segment. */
+  async addMembers(id: string, memberIds: string[]): Promise<SegmentMembershipChange> {
+    const segment = await this.manual(id);
+    const rows = await this.em.getConnection().execute<Array<{ member_id: string }>>(
+      `insert into cluster.segment_member (segment_id, member_id, created_at)
+       select ?, unnest(?::uuid[]), now() on conflict do nothing returning member_id`,
+      [id, uuidArray([...new Set(memberIds)])],
+    );
+    return { segmentId: id, changed: rows.length, memberCount: await this.memberCount(segment) };
+  }
+
+  /** Removes members from a manual segment; members not in it are skipped. 400 on a rule segment. */
+  async removeMembers(id: string, memberIds: string[]): Promise<SegmentMembershipChange> {
+    const segment = await this.manual(id);
+    const rows = await this.em
+      .getConnection()
+      .execute<Array<{ member_id: string }>>('delete from cluster.segment_member where segment_id = ? and member_id = any(?::uuid[]) returning member_id', [id, uuidArray(memberIds)]);
+    return { segmentId: id, changed: rows.length, memberCount: await this.memberCount(segment) };
+  }
+
+  private async manual(id: string): Promise<Segment> {
+    const segment = await this.live(id);
+    if (segment.type !== SegmentType.manual) throw badRequest('Members are picked only for manual segments; a rule segment takes whoever matches its rule', 'id');
+    return segment;
+  }
+
+  private async live(id: string): Promise<Segment> {
+    const segment = await this.em.findOne(Segment, { id, deletedAt: null });
+    if (!segment) throw notFound(SEGMENT, id);
+    return segment;
+  }
+
+  /** The stored rule: required (with a criterion) for rule segments, refused for manual ones. */
+  private async ruleFor(type: SegmentType, input: SegmentRuleInput | null | undefined): Promise<SegmentRule | null> {
+    if (type === SegmentType.manual) {
+      if (input) throw badRequest('A manual segment has no rule', 'rule');
+      return null;
+    }
+    if (!input) throw badRequest('A rule segment needs a rule', 'rule');
+    if (input.birthdayMonth !== undefined && input.birthdayMonth !== null) {
+      throw badRequest('Birthday month is not supported yet: the cluster domain holds no birth dates', 'rule.birthdayMonth');
+    }
+    const rule: SegmentRule = {};
+    if (input.tierIds?.length) {
+      const tierIds = [...new Set(input.tierIds)];
+      if ((await this.em.count(Tier, { id: { $in: tierIds }, deletedAt: null })) !== tierIds.length) throw badRequest('Every tier id must be a live tier', 'rule.tierIds');
+      rule.tierIds = tierIds;
+    }
+    if (input.minPoints !== undefined && input.minPoints !== null) rule.minPoints = input.minPoints;
+    if (input.maxPoints !== undefined && input.maxPoints !== null) rule.maxPoints = input.maxPoints;
+    if (typeof rule.minPoints === 'number' && typeof rule.maxPoints === 'number' && rule.maxPoints < rule.minPoints) {
+      throw badRequest('maxPoints must not be below minPoints', 'rule.maxPoints');
+    }
+    if (input.activeWithinDays !== undefined && input.activeWithinDays !== null) rule.activeWithinDays = input.activeWithinDays;
+    if (Object.keys(rule).length === 0) throw new AppError('BAD_REQUEST', 'A rule needs at least one criterion', [{ field: 'rule', message: 'A rule needs at least one criterion' }]);
+    return rule;
+  }
+
+  private async flushOrConflict(): Promise<void> {
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('A live segment with this name_en already exists', 'name_en');
+      throw error;
+    }
+  }
+}
+
+export function localizedSegment(segment: Segment, locale?: Locale): Segment {
+  return projectLocale(segment, SEGMENT_LOCALIZED, locale);
+}

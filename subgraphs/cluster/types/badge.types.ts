@@ -1,0 +1,115 @@
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsInt,
+  IsISO8601,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
+import { PageArgs } from '../../../core/pagination';
+import { BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
+
+const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
+const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+const MAX_IDS = 100;
+
+@InputType()
+export class BadgeRuleWindowInput {
+  @Field(() => String, { nullable: true, description: 'ISO 8601 datetime' }) @IsOptional() @IsISO8601() start?: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 datetime' }) @IsOptional() @IsISO8601() end?: string | null;
+}
+
+@InputType()
+export class BadgeTierConditionInput {
+  @Field(() => BadgeTierConditionType) @IsEnum(BadgeTierConditionType) type: BadgeTierConditionType;
+  @Field(() => [String]) @IsArray() @ArrayMaxSize(MAX_IDS) @IsUUID('all', { each: true }) tierIds: string[];
+}
+
+/** The rule of a badge; multipart sends it as a JSON string. */
+@InputType()
+export class BadgeRuleInput {
+  @Field(() => BadgeRuleType) @IsEnum(BadgeRuleType) type: BadgeRuleType;
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) purchaseAmount?: number | null;
+  @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(1_000_000) purchaseCount?: number | null;
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) pointsAmount?: number | null;
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) minSpend?: number | null;
+  @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(36_500) withinDays?: number | null;
+  @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(1000) anniversaryYear?: number | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) categoryIdsIncluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) categoryIdsExcluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) shopIdsIncluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) shopIdsExcluded?: string[] | null;
+  @Field(() => BadgeRuleWindowInput, { nullable: true }) @IsOptional() @ValidateNested() window?: BadgeRuleWindowInput | null;
+  @Field(() => BadgeTierConditionInput, { nullable: true }) @IsOptional() @ValidateNested() tierCondition?: BadgeTierConditionInput | null;
+}
+
+/** The body of POST /badges (multipart: the `image` upload becomes `imageUrl`). */
+@InputType()
+export class CreateBadgeInput {
+  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field() @IsString() @MinLength(1) @MaxLength(5000) description_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => BadgeRuleInput) @ValidateNested() rule: BadgeRuleInput;
+  @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
+}
+
+/** The body of PUT /badges/:id: every field optional; a given `rule` replaces the whole rule. */
+@InputType()
+export class UpdateBadgeInput {
+  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => BadgeRuleInput, { nullable: true }) @ValidateIf(given('rule')) @ValidateNested() rule?: BadgeRuleInput;
+  @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
+}
+
+@ArgsType()
+export class BadgeListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
+  @Field(() => Boolean, { defaultValue: false, description: 'Also inactive badges' }) @IsBoolean() includeInActive: boolean = false;
+  @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted badges' }) @IsBoolean() includeDeletedAt: boolean = false;
+}
+
+@ArgsType()
+export class BadgeIdArgs {
+  @Field(() => ID) @IsUUID() id: string;
+}
+
+@ArgsType()
+export class SetBadgeActiveArgs {
+  @Field(() => ID) @IsUUID() id: string;
+  @Field(() => Boolean) @IsBoolean() isActive: boolean;
+}
+
+/** Badge progress pages are zero-based (page 0 is the first page); limit 0 returns no items, only the total. */
+@ArgsType()
+export class BadgeProgressArgs {
+  @Field(() => Int, { defaultValue: 0 }) @IsInt() @Min(0) page: number = 0;
+  @Field(() => Int, { defaultValue: 10 }) @IsInt() @Min(0) @Max(100) limit: number = 10;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() badgeId?: string;
+  @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isCompleted?: boolean;
+}
+
+@ArgsType()
+export class BadgeProgressMemberArgs extends BadgeProgressArgs {
+  @Field(() => ID) @IsUUID() memberId: string;
+}

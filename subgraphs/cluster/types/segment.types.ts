@@ -1,0 +1,145 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEnum,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageArgs } from '../../../core/pagination';
+import { SegmentType } from '../entities/segment';
+import { MemberReference } from './member.type';
+
+const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
+const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+const MAX_POINTS = 1_000_000_000_000;
+export const MAX_MEMBERS_PER_CALL = 100;
+
+/** The criteria of a rule segment; at least one is needed, and every given one must hold. */
+@InputType()
+export class SegmentRuleInput {
+  @Field(() => [ID], { nullable: true, description: 'Live tier ids; the member is projected on one of them' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  tierIds?: string[] | null;
+  @Field(() => Float, { nullable: true, description: 'Lowest point balance (as last announced by point events), >= 0' })
+  @IsOptional()
+  @IsNumber(TWO_DECIMALS)
+  @Min(0)
+  @Max(MAX_POINTS)
+  minPoints?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Highest point balance, >= minPoints' })
+  @IsOptional()
+  @IsNumber(TWO_DECIMALS)
+  @Min(0)
+  @Max(MAX_POINTS)
+  maxPoints?: number | null;
+  @Field(() => Int, { nullable: true, description: 'A point event within this many days (1..3650)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  activeWithinDays?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Not supported yet: the cluster domain holds no birth dates (always 400)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(12)
+  birthdayMonth?: number | null;
+}
+
+@InputType()
+export class CreateSegmentInput {
+  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => SegmentType) @IsEnum(SegmentType) type: SegmentType;
+  @Field(() => SegmentRuleInput, { nullable: true, description: 'Required for a rule segment; refused for a manual one' })
+  @IsOptional()
+  @ValidateNested()
+  rule?: SegmentRuleInput | null;
+}
+
+/** An absent field keeps its value; null clears an optional text. The type cannot change; `rule` replaces the rule. */
+@InputType()
+export class UpdateSegmentInput {
+  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+  @Field(() => SegmentRuleInput, { nullable: true }) @ValidateIf(given('rule')) @ValidateNested() rule?: SegmentRuleInput;
+}
+
+@ArgsType()
+export class SegmentListArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
+  @Field(() => SegmentType, { nullable: true }) @IsOptional() @IsEnum(SegmentType) type?: SegmentType;
+}
+
+@ArgsType()
+export class SegmentMembersArgs {
+  @Field(() => ID) @IsUUID() id: string;
+  @Field(() => [ID]) @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_MEMBERS_PER_CALL) @IsUUID('all', { each: true }) memberIds: string[];
+}
+
+@ArgsType()
+export class SegmentMemberListArgs extends PageArgs {
+  @Field(() => ID) @IsUUID() id: string;
+}
+
+@ObjectType({ description: 'A member of a segment; addedAt only for manual segments' })
+export class SegmentMember {
+  @Field(() => ID) memberId: string;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When staff added the member (manual segments); null for rule segments' }) addedAt: Date | null;
+  @Field(() => MemberReference, { description: 'The member, resolved by the auth subgraph' }) member?: MemberReference;
+}
+
+@ObjectType()
+export class SegmentMembershipChange {
+  @Field(() => ID) segmentId: string;
+  @Field(() => Int, { description: 'Members actually added or removed (ones already in, or not in, are skipped)' }) changed: number;
+  @Field(() => Int, { description: 'Members of the segment after the change' }) memberCount: number;
+}
+
+// Interests
+
+@InputType()
+export class InterestCategoryInput {
+  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+}
+
+@InputType()
+export class UpdateInterestCategoryInput {
+  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
+}
+
+@ArgsType()
+export class SetMyInterestsArgs {
+  @Field(() => [ID], { description: 'The whole new set (may be empty); duplicates count once' })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  categoryIds: string[];
+}
