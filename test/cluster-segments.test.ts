@@ -40,6 +40,7 @@ afterEach(async () => {
 afterAll(async () => {
   await platform.sql.query('delete from cluster.tier_projection where member_id = any($1)', [fixtureMembers]);
   await platform.sql.query('delete from cluster.member_purchase where member_id = any($1)', [fixtureMembers]);
+  await platform.sql.query('delete from cluster.member_profile where member_id = any($1)', [fixtureMembers]);
   await platform.close();
 });
 
@@ -147,7 +148,7 @@ describe('segment CRUD', () => {
       [{ type: 'manual', rule: { minPoints: 1 } }, 'rule'],
       [{ type: 'rule' }, 'rule'],
       [{ type: 'rule', rule: {} }, 'rule'],
-      [{ type: 'rule', rule: { birthdayMonth: 5 } }, 'rule.birthdayMonth'],
+      [{ type: 'rule', rule: { birthdayMonth: 13 } }, 'rule.birthdayMonth'],
       [{ type: 'rule', rule: { minPoints: 10, maxPoints: 5 } }, 'rule.maxPoints'],
       [{ type: 'rule', rule: { minPoints: -1 } }, 'rule.minPoints'],
       [{ type: 'rule', rule: { activeWithinDays: 0 } }, 'rule.activeWithinDays'],
@@ -305,6 +306,24 @@ describe('rule segments, evaluated on read', () => {
     expect(wider.status).toBe(200);
     expect(wider.body.data.data.rule).toEqual({ tierIds: [tierId], minPoints: null, maxPoints: null, activeWithinDays: 30 });
     expect(await memberIdsOf(segment)).toHaveLength(3);
+  });
+
+  it('by birthday month: from the birth date the auth service announces with every profile change', async () => {
+    const born = await platform.loginMember();
+    fixtureMembers.push(born.id);
+    expect((await platform.api('PUT', '/auth/api/members/me', { token: born.token, body: { birthDate: '1990-05-17' } })).status).toBe(200);
+    const birthMonth = async () =>
+      (await platform.sql.query('select birth_month from cluster.member_profile where member_id = $1', [born.id])).rows[0]?.birth_month;
+    const deadline = Date.now() + 15_000;
+    while ((await birthMonth()) !== 5) {
+      if (Date.now() > deadline) throw new Error('the birth month never reached the cluster domain');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const may = await ruleSegment({ birthdayMonth: 5 });
+    const june = await ruleSegment({ birthdayMonth: 6 });
+    expect(await memberIdsOf(may)).toContain(born.id);
+    expect(await memberIdsOf(june)).not.toContain(born.id);
+    expect((await api('GET', `/segments/members/${born.id}`, marketing.token)).body.data.data.map((item: { id: string }) => item.id)).toContain(may);
   });
 
   it('combines criteria with AND, and lists a member in every segment it matches', async () => {

@@ -2,6 +2,8 @@ import { AccessTokens } from '../../core/auth/jwt';
 import { Config } from '../../core/config';
 import { RequestContext } from '../../core/context';
 import { openDomainOrm } from '../../core/db/orm';
+import { startJobQueue } from '../../core/events/job-queue';
+import { startOutboxRelay } from '../../core/events/outbox-relay';
 import { RunningServer } from '../../core/http';
 import { Logger } from '../../core/logger';
 import { createMailer } from '../../core/messaging/mailer';
@@ -47,7 +49,7 @@ export function buildAuthSubgraph(deps?: AuthDeps): Promise<BuiltSubgraph> {
   });
 }
 
-/** Opens the auth schema (running its migrations), bootstraps the first admin, and serves the subgraph. */
+/** Opens the auth schema (running its migrations), bootstraps the first admin, relays its outbox, and serves the subgraph. */
 export async function startAuthSubgraph(config: Config, databaseUrl: string, logger: Logger, port = config.authPort): Promise<RunningServer> {
   const orm = await openDomainOrm({ url: databaseUrl, schema: 'auth', entities: authEntities, migrations: authMigrations });
   const tokens = new AccessTokens(config.jwtSecret);
@@ -62,11 +64,15 @@ export async function startAuthSubgraph(config: Config, databaseUrl: string, log
     const admin = await new StaffService(orm.em.fork(), deps).bootstrapAdmin(config.bootstrapAdmin.email, config.bootstrapAdmin.password);
     if (admin) logger.info({ email: admin.email }, 'bootstrap admin created');
   }
+  const boss = await startJobQueue(databaseUrl, logger);
+  const relay = startOutboxRelay(orm, boss, logger);
   const server = await startSubgraphServer({ subgraph: await buildAuthSubgraph(deps), orm, tokens, logger, port });
   return {
     ...server,
     close: async () => {
       await server.close();
+      await relay.stop();
+      await boss.stop({ graceful: true, wait: true });
       await orm.close();
     },
   };

@@ -19,6 +19,7 @@ import { MemberTierResolver } from './resolvers/member-tier.resolver';
 import { TierResolver } from './resolvers/tier.resolver';
 import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-projection.resolver';
 import { CLUSTER_BADGES_QUEUE, startBadgeEventConsumer } from './services/badge-jobs';
+import { CLUSTER_MEMBERS_QUEUE, startMemberProfileConsumer } from './services/member-profile-jobs';
 import { CLUSTER_QUEUES, scheduleTierExpiryJob, startPointEventConsumer } from './services/tiering-jobs';
 import { MemberTierLoaders } from './services/tier-loader';
 import { MemberReference } from './types/member.type';
@@ -44,9 +45,10 @@ export function buildClusterSubgraph(deps?: ClusterDeps): Promise<BuiltSubgraph>
 /** Opens the cluster schema (running its migrations), starts the job queue and the outbox relay, and serves the subgraph. */
 export async function startClusterSubgraph(config: Config, databaseUrl: string, logger: Logger, port = config.clusterPort): Promise<RunningServer> {
   const orm = await openDomainOrm({ url: databaseUrl, schema: 'cluster', entities: clusterEntities, migrations: clusterMigrations });
-  const boss = await startJobQueue(databaseUrl, logger, [...CLUSTER_QUEUES, CLUSTER_BADGES_QUEUE]);
+  const boss = await startJobQueue(databaseUrl, logger, [...CLUSTER_QUEUES, CLUSTER_BADGES_QUEUE, CLUSTER_MEMBERS_QUEUE]);
   const relay = startOutboxRelay(orm, boss, logger);
   await startPointEventConsumer(orm, boss, logger);
+  await startMemberProfileConsumer(orm, boss, logger);
   await startBadgeEventConsumer(orm, boss, logger);
   await scheduleTierExpiryJob(orm, boss, logger);
   const deps: ClusterDeps = { memberTierLoaders: new MemberTierLoaders(), publicUrl: config.publicUrl };

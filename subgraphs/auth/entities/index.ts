@@ -1,3 +1,4 @@
+import { OutboxEvent } from '../../../core/events/outbox-event';
 import { ConsentAcceptance } from './consent-acceptance';
 import { ConsentVersion } from './consent-version';
 import { Member } from './member';
@@ -7,4 +8,4 @@ import { Role } from './role';
 import { ServiceApiKey } from './service-api-key';
 import { Staff } from './staff';
 
-export const authEntities = [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance];
+export const authEntities = [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, OutboxEvent];

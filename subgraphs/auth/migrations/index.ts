@@ -1,3 +1,4 @@
+import { Migration20261122AuthOutbox } from './migration-20261122-auth-outbox';
 import { Migration20261122Initial } from './migration-20261122-initial';
 import { Migration20261122PointPermissions } from './migration-20261122-point-permissions';
 import { Migration20261122TierPermissions } from './migration-20261122-tier-permissions';
@@ -13,4 +14,5 @@ export const authMigrations = {
   Migration20261122TierRead,
   Migration20261122SegmentPermissions,
   Migration20261122BadgePermissions,
+  Migration20261122AuthOutbox,
 };

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
+import { OutboxEvent } from '../../../core/events/outbox-event';
 import { AuthDeps } from '../auth-deps';
 import { Gender, Member, MemberStatus } from '../entities/member';
 import {
@@ -33,6 +34,7 @@ export class MemberService {
     if (!member) {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
+        announceProfile(this.em, member);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {
@@ -72,6 +74,7 @@ export class MemberService {
   async updateProfile(id: string, input: MemberDirectUpdateInput): Promise<Member> {
     const member = await this.get(id);
     applyProfile(member, input);
+    announceProfile(this.em, member);
     await this.em.flush();
     if (member.status === MemberStatus.INACTIVE) await new SessionService(this.em, this.deps).revokeAllOf('member', member.id);
     return member;
@@ -80,6 +83,7 @@ export class MemberService {
   async createDirect(input: CreateMemberDirectInput): Promise<Member> {
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE });
     applyProfile(member, input);
+    announceProfile(this.em, member);
     await this.em.flush();
     return member;
   }
@@ -99,6 +103,7 @@ export class MemberService {
       };
     }
     if (member.status === MemberStatus.PENDING) member.status = MemberStatus.CHATAPP_INFO_SYNCED;
+    announceProfile(this.em, member);
     await this.em.flush();
     return member;
   }
@@ -108,6 +113,19 @@ export class MemberService {
     const qrCodeUrl = await QRCode.toDataURL(`loyalty:member:${member.id}`, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
     return { memberId: member.id, qrCodeUrl };
   }
+}
+
+export const MEMBER_PROFILE_CHANGED = 'member.profile_changed';
+
+/**
+ * Announces a member's profile with the change that writes it (same flush, same transaction): other
+ * domains keep what they need of it (the cluster domain: the birth month, for segments).
+ */
+function announceProfile(em: EntityManager, member: Member): void {
+  em.create(OutboxEvent, {
+    type: MEMBER_PROFILE_CHANGED,
+    payload: { memberId: member.id, birthDate: member.birthDay, status: member.status, updatedAt: new Date().toISOString() },
+  });
 }
 
 /** Absent fields stay as they are; an explicit null clears a field (status cannot be cleared). */

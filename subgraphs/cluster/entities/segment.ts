@@ -19,6 +19,8 @@ export class SegmentRule {
   @Field(() => Float, { nullable: true, description: 'Point balance, as last announced by point events, is at least this' }) minPoints?: number | null;
   @Field(() => Float, { nullable: true, description: 'Point balance, as last announced by point events, is at most this' }) maxPoints?: number | null;
   @Field(() => Int, { nullable: true, description: 'The latest point event of the member is at most this many days old' }) activeWithinDays?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The member was born in this month (1..12), from auth member.profile_changed events' })
+  birthdayMonth?: number | null;
 }
 
 /** A group of members for targeting: localized name and description, manual or rule-based. */

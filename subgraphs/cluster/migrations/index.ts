@@ -1,5 +1,6 @@
 import { Migration20261122ClusterInitial } from './migration-20261122-cluster-initial';
 import { Migration20261122ClusterPoints } from './migration-20261122-cluster-points';
+import { Migration20261122MemberProfile } from './migration-20261122-member-profile';
 import { Migration20261122TierLevelUnique } from './migration-20261122-tier-level-unique';
 import { Migration20261122ClusterBadges } from './migration-20261122-cluster-badges';
 import { Migration20261122SegmentsInterests } from './migration-20261122-segments-interests';
@@ -11,4 +12,5 @@ export const clusterMigrations = {
   Migration20261122TierLevelUnique,
   Migration20261122SegmentsInterests,
   Migration20261122ClusterBadges,
+  Migration20261122MemberProfile,
 };

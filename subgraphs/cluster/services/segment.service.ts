@@ -14,8 +14,8 @@ const SEGMENT = 'Segment';
 export const uuidArray = (ids: string[]): string => `{${ids.join(',')}}`;
 
 /**
- * A rule as SQL over the members the cluster domain knows (a tier projection or a point-event
- * summary), with `tp` the member's tier projection and `mp` its member_purchase row (both left-joined).
+ * A rule as SQL over the members the cluster domain knows (a tier projection, a point-event summary or
+ * a profile), with `tp` the tier projection, `mp` the member_purchase row and `pr` the profile (left-joined).
  */
 function ruleCondition(rule: SegmentRule): { sql: string; params: unknown[] } {
   const parts: string[] = [];
@@ -36,12 +36,18 @@ function ruleCondition(rule: SegmentRule): { sql: string; params: unknown[] } {
     parts.push(`coalesce(mp.points_at, mp.updated_at) >= now() - make_interval(days => ?)`);
     params.push(rule.activeWithinDays);
   }
+  if (rule.birthdayMonth !== undefined && rule.birthdayMonth !== null) {
+    parts.push('pr.birth_month = ?');
+    params.push(rule.birthdayMonth);
+  }
   return { sql: parts.length ? parts.join(' and ') : 'false', params };
 }
 
-const KNOWN_MEMBERS = `(select member_id from cluster.tier_projection union select member_id from cluster.member_purchase) m
+const KNOWN_MEMBERS = `(select member_id from cluster.tier_projection union select member_id from cluster.member_purchase
+   union select member_id from cluster.member_profile) m
   left join cluster.tier_projection tp on tp.member_id = m.member_id
-  left join cluster.member_purchase mp on mp.member_id = m.member_id`;
+  left join cluster.member_purchase mp on mp.member_id = m.member_id
+  left join cluster.member_profile pr on pr.member_id = m.member_id`;
 
 /** Segments: localized CRUD with soft delete, manual membership, rule segments evaluated on read. */
 export class SegmentService {
@@ -196,9 +202,6 @@ export class SegmentService {
       return null;
     }
     if (!input) throw badRequest('A rule segment needs a rule', 'rule');
-    if (input.birthdayMonth !== undefined && input.birthdayMonth !== null) {
-      throw badRequest('Birthday month is not supported yet: the cluster domain holds no birth dates', 'rule.birthdayMonth');
-    }
     const rule: SegmentRule = {};
     if (input.tierIds?.length) {
       const tierIds = [...new Set(input.tierIds)];
@@ -211,6 +214,7 @@ export class SegmentService {
       throw badRequest('maxPoints must not be below minPoints', 'rule.maxPoints');
     }
     if (input.activeWithinDays !== undefined && input.activeWithinDays !== null) rule.activeWithinDays = input.activeWithinDays;
+    if (input.birthdayMonth !== undefined && input.birthdayMonth !== null) rule.birthdayMonth = input.birthdayMonth;
     if (Object.keys(rule).length === 0) throw new AppError('BAD_REQUEST', 'A rule needs at least one criterion', [{ field: 'rule', message: 'A rule needs at least one criterion' }]);
     return rule;
   }

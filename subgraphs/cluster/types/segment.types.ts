@@ -53,7 +53,7 @@ export class SegmentRuleInput {
   @Min(1)
   @Max(3650)
   activeWithinDays?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Not supported yet: the cluster domain holds no birth dates (always 400)' })
+  @Field(() => Int, { nullable: true, description: 'The member was born in this month (1..12)' })
   @IsOptional()
   @IsInt()
   @Min(1)
