@@ -22,3 +22,9 @@ export async function validateArgument(value: unknown): Promise<void> {
   }
   if (errors.length > 0) throw validationError(errors);
 }
+
+/** class-validator `IsNumber` options for points and money: finite, at most 2 decimals. */
+export const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+
+/** For `ValidateIf`: validate the field only when the client sent it (null included). */
+export const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;

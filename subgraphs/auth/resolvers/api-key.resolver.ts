@@ -7,7 +7,8 @@ import { ServiceApiKey } from '../entities/service-api-key';
 import { ApiKeyService } from '../services/api-key.service';
 import { ApiKeyExchangeArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
 import { ServiceAccessToken } from '../types/session.types';
-import { IdArgs } from '../types/staff.inputs';
+import { IdArgs } from '../../../core/graphql/id-args';
+
 
 const ServiceApiKeyPage = PageType(ServiceApiKey, 'ServiceApiKey');
 

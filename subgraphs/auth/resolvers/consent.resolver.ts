@@ -5,7 +5,8 @@ import { LocaleArgs } from '../../../core/i18n';
 import { ConsentVersion } from '../entities/consent-version';
 import { ConsentService } from '../services/consent.service';
 import { AcceptConsentArgs, ConsentListArgs, ConsentStatus, PublishConsentVersionInput } from '../types/consent.types';
-import { IdArgs } from '../types/staff.inputs';
+import { IdArgs } from '../../../core/graphql/id-args';
+
 
 @Resolver(() => ConsentVersion)
 export class ConsentResolver {

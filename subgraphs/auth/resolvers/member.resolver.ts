@@ -16,7 +16,8 @@ import {
 } from '../types/member.inputs';
 import { MemberQrCode } from '../types/member.types';
 import { ChatappLoginArgs, MemberLogin } from '../types/session.types';
-import { IdArgs } from '../types/staff.inputs';
+import { IdArgs } from '../../../core/graphql/id-args';
+
 
 const MemberPage = PageType(Member, 'Member');
 

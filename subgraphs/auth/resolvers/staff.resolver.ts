@@ -5,7 +5,8 @@ import { PageType } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
 import { Staff } from '../entities/staff';
 import { StaffService } from '../services/staff.service';
-import { CreateStaffInput, IdArgs, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
+import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const StaffPage = PageType(Staff, 'Staff');
 

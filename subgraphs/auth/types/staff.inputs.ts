@@ -34,7 +34,3 @@ export class StaffListArgs extends PageArgs {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) search?: string;
 }
 
-@ArgsType()
-export class IdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}

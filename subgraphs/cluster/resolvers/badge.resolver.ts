@@ -7,8 +7,9 @@ import { Badge, BadgeMemberProgress } from '../entities/badge';
 import { Tier } from '../entities/tier';
 import { BadgeService, localizedBadge } from '../services/badge.service';
 import { TierService } from '../services/tier.service';
-import { BadgeIdArgs, BadgeListArgs, BadgeProgressArgs, BadgeProgressMemberArgs, CreateBadgeInput, SetBadgeActiveArgs, UpdateBadgeInput } from '../types/badge.types';
+import { BadgeListArgs, BadgeProgressArgs, BadgeProgressMemberArgs, CreateBadgeInput, SetBadgeActiveArgs, UpdateBadgeInput } from '../types/badge.types';
 import { MemberReference } from '../types/member.type';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const BadgePage = PageType(Badge, 'Badge');
 const BadgeProgressPage = PageType(BadgeMemberProgress, 'BadgeMemberProgress');
@@ -23,7 +24,7 @@ export class BadgeResolver {
   }
 
   @Query(() => Badge, { description: 'One live badge' })
-  badge(@Args() { id }: BadgeIdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
+  badge(@Args() { id }: IdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
     requirePrincipal(ctx.principal);
     return new BadgeService(ctx.em).get(id, locale);
   }
@@ -35,7 +36,7 @@ export class BadgeResolver {
   }
 
   @Mutation(() => Badge, { description: 'Changes the given fields of a live badge' })
-  updateBadge(@Args() { id }: BadgeIdArgs, @Arg('input') input: UpdateBadgeInput, @Ctx() ctx: RequestContext): Promise<Badge> {
+  updateBadge(@Args() { id }: IdArgs, @Arg('input') input: UpdateBadgeInput, @Ctx() ctx: RequestContext): Promise<Badge> {
     requirePermission(ctx.principal, PERMISSIONS.badgeManage);
     return new BadgeService(ctx.em).update(id, input);
   }
@@ -47,7 +48,7 @@ export class BadgeResolver {
   }
 
   @Mutation(() => Badge, { description: 'Soft-deletes a badge; its progress stops' })
-  deleteBadge(@Args() { id }: BadgeIdArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
+  deleteBadge(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
     requirePermission(ctx.principal, PERMISSIONS.badgeManage);
     return new BadgeService(ctx.em).softDelete(id);
   }

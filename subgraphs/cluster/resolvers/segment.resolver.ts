@@ -7,7 +7,7 @@ import { InterestCategory } from '../entities/interest-category';
 import { Segment } from '../entities/segment';
 import { InterestService } from '../services/interest.service';
 import { SegmentService } from '../services/segment.service';
-import { IdArgs } from '../types/tier.types';
+
 import { MemberIdArgs } from '../types/tier-projection.types';
 import { MemberReference } from '../types/member.type';
 import {
@@ -22,6 +22,7 @@ import {
   UpdateInterestCategoryInput,
   UpdateSegmentInput,
 } from '../types/segment.types';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const SegmentPage = PageType(Segment, 'Segment');
 const SegmentMemberPage = PageType(SegmentMember, 'SegmentMember');

@@ -5,7 +5,8 @@ import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
 import { Tier } from '../entities/tier';
 import { TierService } from '../services/tier.service';
-import { CreateTierInput, IdArgs, SetTierActiveArgs, TierIdsArgs, TierLevelArgs, TierListArgs, UpdateTierInput } from '../types/tier.types';
+import { CreateTierInput, SetTierActiveArgs, TierIdsArgs, TierLevelArgs, TierListArgs, UpdateTierInput } from '../types/tier.types';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const TierPage = PageType(Tier, 'Tier');
 

@@ -19,9 +19,8 @@ import {
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
+import { given, TWO_DECIMALS } from '../../../core/validation';
 
-const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 const MAX_IDS = 100;
 
 @InputType()
@@ -89,10 +88,6 @@ export class BadgeListArgs extends PageArgs {
   @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted badges' }) @IsBoolean() includeDeletedAt: boolean = false;
 }
 
-@ArgsType()
-export class BadgeIdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}
 
 @ArgsType()
 export class SetBadgeActiveArgs {

@@ -19,9 +19,8 @@ import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectT
 import { PageArgs } from '../../../core/pagination';
 import { SegmentType } from '../entities/segment';
 import { MemberReference } from './member.type';
+import { given, TWO_DECIMALS } from '../../../core/validation';
 
-const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 const MAX_POINTS = 1_000_000_000_000;
 export const MAX_MEMBERS_PER_CALL = 100;
 

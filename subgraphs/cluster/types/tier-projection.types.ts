@@ -3,8 +3,8 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-gra
 import { PageArgs } from '../../../core/pagination';
 import { TierChangeType } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
+import { TWO_DECIMALS } from '../../../core/validation';
 
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 const MAX_POINTS = 1_000_000_000_000;
 
 /** The body of POST /tiers/assign: gives a member without a tier its first tier. */

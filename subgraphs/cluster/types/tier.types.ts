@@ -17,17 +17,12 @@ import {
 } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
+import { given, TWO_DECIMALS } from '../../../core/validation';
 
-const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 /** Levels are small integers; the cap keeps them inside Postgres int. */
 export const MAX_TIER_LEVEL = 1_000_000_000;
 export const MAX_BENEFITS = 50;
 
-@ArgsType()
-export class IdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}
 
 /** What it takes to reach a tier. */
 @InputType()

@@ -10,16 +10,8 @@ import { PointDeps } from '../point-deps';
 import { ReceiptService } from '../services/receipt.service';
 import { localized } from '../services/shop-rule.service';
 import { MemberReference } from '../types/member.type';
-import {
-  AutomaticReceiptVerificationInput,
-  ManualReceiptReviewInput,
-  MyReceiptListArgs,
-  MyReceiptSubmissionArgs,
-  ReceiptIdArgs,
-  ReceiptListArgs,
-  ReceiptSubmissionArgs,
-  ReceiptVerificationStats,
-} from '../types/receipt.types';
+import { AutomaticReceiptVerificationInput, ManualReceiptReviewInput, MyReceiptListArgs, MyReceiptSubmissionArgs, ReceiptListArgs, ReceiptSubmissionArgs, ReceiptVerificationStats } from '../types/receipt.types';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const ReceiptVerificationPage = PageType(ReceiptVerification, 'ReceiptVerification');
 
@@ -73,7 +65,7 @@ export class ReceiptResolver {
   }
 
   @Query(() => ReceiptVerification, { description: 'A member reads its own; staff need point:read' })
-  receiptVerification(@Args() { id }: ReceiptIdArgs, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
+  receiptVerification(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
     const caller = requirePrincipal(ctx.principal);
     if (caller.kind !== 'member') requirePermission(caller, PERMISSIONS.pointRead);
     return this.receipts(ctx).get(id, caller);
@@ -83,7 +75,7 @@ export class ReceiptResolver {
     description: 'Automatic verification: approved true credits what the extractor reads (400 when it cannot: manual review); false rejects',
   })
   verifyReceiptAutomatically(
-    @Args() { id }: ReceiptIdArgs,
+    @Args() { id }: IdArgs,
     @Arg('input') input: AutomaticReceiptVerificationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<ReceiptVerification> {
@@ -92,7 +84,7 @@ export class ReceiptResolver {
   }
 
   @Mutation(() => ReceiptVerification, { description: 'Manual review: approves (crediting the points once) or rejects; APPROVED is final (409)' })
-  reviewReceiptVerification(@Args() { id }: ReceiptIdArgs, @Arg('input') input: ManualReceiptReviewInput, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
+  reviewReceiptVerification(@Args() { id }: IdArgs, @Arg('input') input: ManualReceiptReviewInput, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
     requirePermission(ctx.principal, PERMISSIONS.pointReview);
     return this.receipts(ctx).review(id, input);
   }

@@ -6,7 +6,8 @@ import { PointRequestActionType, PointRequestTicket } from '../entities/point-re
 import { PointDeps } from '../point-deps';
 import { RequestTicketService } from '../services/request-ticket.service';
 import { IdempotencyArgs } from '../types/point.types';
-import { PointRequestIdArgs, PointRequestInput, PointRequestListArgs, PointRequestReviewInput } from '../types/request-ticket.types';
+import { PointRequestInput, PointRequestListArgs, PointRequestReviewInput } from '../types/request-ticket.types';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const PointRequestTicketPage = PageType(PointRequestTicket, 'PointRequestTicket');
 
@@ -27,7 +28,7 @@ export class RequestTicketResolver {
   }
 
   @Mutation(() => PointRequestTicket, { description: 'Approves (writing the ledger entry) or rejects a pending ticket' })
-  reviewPointRequest(@Args() { id }: PointRequestIdArgs, @Arg('input') input: PointRequestReviewInput, @Ctx() ctx: RequestContext): Promise<PointRequestTicket> {
+  reviewPointRequest(@Args() { id }: IdArgs, @Arg('input') input: PointRequestReviewInput, @Ctx() ctx: RequestContext): Promise<PointRequestTicket> {
     const caller = requirePermission(ctx.principal, PERMISSIONS.pointReview);
     return this.tickets(ctx).review(id, input, caller);
   }
@@ -39,7 +40,7 @@ export class RequestTicketResolver {
   }
 
   @Query(() => PointRequestTicket)
-  pointRequestTicket(@Args() { id }: PointRequestIdArgs, @Ctx() ctx: RequestContext): Promise<PointRequestTicket> {
+  pointRequestTicket(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<PointRequestTicket> {
     requirePermission(ctx.principal, PERMISSIONS.pointRead);
     return this.tickets(ctx).get(id);
   }

@@ -5,7 +5,8 @@ import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
 import { PointShopRule } from '../entities/point-shop-rule';
 import { ShopRuleService } from '../services/shop-rule.service';
-import { CreatePointShopRuleInput, PointShopRuleIdArgs, PointShopRuleListArgs, UpdatePointShopRuleInput } from '../types/shop-rule.types';
+import { CreatePointShopRuleInput, PointShopRuleListArgs, UpdatePointShopRuleInput } from '../types/shop-rule.types';
+import { IdArgs } from '../../../core/graphql/id-args';
 
 const PointShopRulePage = PageType(PointShopRule, 'PointShopRule');
 
@@ -25,7 +26,7 @@ export class ShopRuleResolver {
   }
 
   @Query(() => PointShopRule)
-  pointShopRule(@Args() { id }: PointShopRuleIdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
+  pointShopRule(@Args() { id }: IdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
     requirePrincipal(ctx.principal);
     return new ShopRuleService(ctx.em).get(id, locale);
   }
@@ -37,13 +38,13 @@ export class ShopRuleResolver {
   }
 
   @Mutation(() => PointShopRule, { description: 'Changes the given fields of a rule; the default rule stays fixed and without shop' })
-  updatePointShopRule(@Args() { id }: PointShopRuleIdArgs, @Arg('input') input: UpdatePointShopRuleInput, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
+  updatePointShopRule(@Args() { id }: IdArgs, @Arg('input') input: UpdatePointShopRuleInput, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
     requirePermission(ctx.principal, PERMISSIONS.pointManage);
     return new ShopRuleService(ctx.em).update(id, input);
   }
 
   @Mutation(() => PointShopRule, { description: 'Soft-deletes a shop rule; the default rule cannot be deleted' })
-  deletePointShopRule(@Args() { id }: PointShopRuleIdArgs, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
+  deletePointShopRule(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
     requirePermission(ctx.principal, PERMISSIONS.pointManage);
     return new ShopRuleService(ctx.em).softDelete(id);
   }

@@ -2,9 +2,9 @@ import { ArrayMaxSize, IsEnum, IsISO8601, IsNumber, IsOptional, IsString, IsUUID
 import { ArgsType, Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointActionType, PointSource } from '../entities/point-transaction';
+import { TWO_DECIMALS } from '../../../core/validation';
 
 export const MAX_POINTS = 1_000_000_000_000;
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 
 @InputType()
 export class PointMovementInput {

@@ -3,8 +3,8 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-gra
 import { PageArgs } from '../../../core/pagination';
 import { ReceiptVerificationStatus } from '../entities/receipt-verification';
 import { MAX_POINTS } from './point.types';
+import { TWO_DECIMALS } from '../../../core/validation';
 
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 /** Stored uploads live under PUBLIC_URL, whatever its host and port: any absolute http(s) URL. */
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
@@ -31,10 +31,6 @@ export class ReceiptListArgs extends MyReceiptListArgs {
   @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() memberId?: string;
 }
 
-@ArgsType()
-export class ReceiptIdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}
 
 /** The body of POST /receipt/verify/:id. */
 @InputType()

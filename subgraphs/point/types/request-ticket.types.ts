@@ -3,8 +3,8 @@ import { ArgsType, Field, Float, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointRequestActionType, PointRequestStatus } from '../entities/point-request-ticket';
 import { MAX_POINTS } from './point.types';
+import { TWO_DECIMALS } from '../../../core/validation';
 
-const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 
 /** The body of POST /request/earn and /request/spend. */
 @InputType()
@@ -29,10 +29,6 @@ export class PointRequestReviewInput {
   @Field() @IsString() @MinLength(1) @MaxLength(1000) reviewReason: string;
 }
 
-@ArgsType()
-export class PointRequestIdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}
 
 @ArgsType()
 export class PointRequestListArgs extends PageArgs {

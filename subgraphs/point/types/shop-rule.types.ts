@@ -1,11 +1,11 @@
-import { IsBoolean, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Max, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { ArgsType, Field, Float, ID, InputType } from 'type-graphql';
+import { IsBoolean, IsNumber, IsOptional, IsPositive, IsString, Max, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { ArgsType, Field, Float, InputType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
+import { given } from '../../../core/validation';
 
 /** numeric(20, 4) holds it exactly; a rate above a million points per unit is a typo. */
 export const MAX_CONVERSION_RATE = 1_000_000;
 const FOUR_DECIMALS = { maxDecimalPlaces: 4, allowNaN: false, allowInfinity: false };
-const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
 
 /** The body of POST /point-rules/shop: a rule for one shop (the default rule exists already). */
 @InputType()
@@ -53,7 +53,3 @@ export class PointShopRuleListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
 }
 
-@ArgsType()
-export class PointShopRuleIdArgs {
-  @Field(() => ID) @IsUUID() id: string;
-}
