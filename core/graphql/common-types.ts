@@ -9,10 +9,3 @@ export class PageMeta {
   @Field(() => Int) total: number;
   @Field(() => Int) totalPages: number;
 }
-
-/** The id of a record an operation removed. */
-@Directive('@shareable')
-@ObjectType()
-export class DeletedRecord {
-  @Field() id: string;
-}

@@ -88,7 +88,6 @@ export class BadgeListArgs extends PageArgs {
   @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted badges' }) @IsBoolean() includeDeletedAt: boolean = false;
 }
 
-
 @ArgsType()
 export class SetBadgeActiveArgs {
   @Field(() => ID) @IsUUID() id: string;
