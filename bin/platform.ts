@@ -2,6 +2,7 @@ import { Config } from '../core/config';
 import { resolveDatabase } from '../core/db/database';
 import { listen } from '../core/http';
 import { createLogger, DestinationStream } from '../core/logger';
+import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -14,13 +15,20 @@ export interface RunningPlatform {
   gatewayUrl: string;
   subgraphUrls: Record<string, string>;
   databaseUrl: string;
+  rateLimiter: CallerRateLimiter;
   /** Stops the parts in reverse order, each finishing its in-flight requests. */
   close: () => Promise<void>;
 }
 
+export interface PlatformOptions {
+  logDestination?: DestinationStream;
+  /** Counters of this platform's rate limits; platforms sharing one database share them unless this differs (tests). */
+  rateLimitNamespace?: string;
+}
+
 /** Starts the whole chain in this process: database, every subgraph, the gateway, the REST adapter. */
-export async function startPlatform(config: Config, logDestination?: DestinationStream): Promise<RunningPlatform> {
-  const logger = (service: string) => createLogger(service, config.logLevel, logDestination);
+export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
   const auth = await startAuthSubgraph(config, database.url, logger('auth'));
   const point = await startPointSubgraph(config, database.url, logger('point'));
@@ -31,18 +39,29 @@ export async function startPlatform(config: Config, logDestination?: Destination
     cluster: `http://127.0.0.1:${cluster.port}/graphql`,
   };
   const supergraphSdl = readSupergraphSdl();
-  const gateway = await startGateway({ port: config.gatewayPort, subgraphUrls, logger: logger('gateway'), supergraphSdl });
+  const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
+  const gateway = await startGateway({
+    config,
+    port: config.gatewayPort,
+    host: config.hosts.gateway,
+    subgraphUrls,
+    logger: logger('gateway'),
+    rateLimiter,
+    supergraphSdl,
+  });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
-  const app = createRestApp({ config: { ...config, gatewayUrl }, apiSchema: apiSchemaOf(supergraphSdl), logger: logger('rest') });
-  const rest = await listen(app, config.port);
+  const app = createRestApp({ config: { ...config, gatewayUrl }, apiSchema: apiSchemaOf(supergraphSdl), logger: logger('rest'), rateLimiter });
+  const rest = await listen(app, config.port, config.hosts.rest);
   return {
     restUrl: `http://127.0.0.1:${rest.port}`,
     gatewayUrl,
     subgraphUrls,
     databaseUrl: database.url,
+    rateLimiter,
     close: async () => {
       await rest.close();
       await gateway.close();
+      await rateLimiter.close();
       await cluster.close();
       await point.close();
       await auth.close();

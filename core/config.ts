@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Every setting an operator can change, parsed and validated in one place. */
@@ -11,10 +12,14 @@ export interface Config {
   authPort: number;
   pointPort: number;
   clusterPort: number;
+  /** The address each part binds: the REST adapter and the gateway face clients, subgraphs stay on loopback. */
+  hosts: { rest: string; gateway: string; subgraphs: Record<string, string> };
   gatewayUrl: string;
   subgraphUrls: Record<string, string>;
   publicUrl: string;
   jwtSecret: string;
+  /** The credential the parts present to each other (gateway to subgraphs, adapter to gateway). */
+  internalSecret: string;
   bootstrapAdmin?: { email: string; password: string };
   chatapp: { apiUrl?: string; appId?: string; appSecret?: string };
   smtpUrl?: string;
@@ -22,10 +27,15 @@ export interface Config {
   logLevel: string;
   rateLimit: { standardPerHour: number; premiumPerHour: number };
   pointExpiry: PointExpiryPolicy;
-  trustProxy: boolean;
+  /** Express `trust proxy`: false, a hop count, or the addresses of the trusted proxies. */
+  trustProxy: TrustProxy;
+  /** GraphQL introspection on the gateway: off when NODE_ENV=production unless GRAPHQL_INTROSPECTION=true. */
+  introspection: boolean;
   /** The receipt extraction service for automatic verification; without it receipts need manual review. */
   receiptExtractorUrl?: string;
 }
+
+export type TrustProxy = false | number | string[];
 
 /** When earned points expire: never, N days after they were earned, or at the end of that month. */
 export type PointExpiryPolicy = { kind: 'never' } | { kind: 'days'; days: number } | { kind: 'end-of-month' };
@@ -98,6 +108,59 @@ function jwtSecret(env: Env, dataDir: string, problems: string[]): string {
   return secret;
 }
 
+function parseHost(env: Env, name: string, fallback: string, problems: string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!isIP(raw) && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(raw)) problems.push(`${name} must be an IP address or a host name, got "${raw}"`);
+  return raw;
+}
+
+function parseBoolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A proxy address: an IP, an IP/prefix subnet, or one of express's names (loopback, linklocal, uniquelocal). */
+function isProxyAddress(value: string): boolean {
+  if (PROXY_NAMES.has(value) || isIP(value)) return true;
+  const [address, prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  return rest.length === 0 && version !== 0 && /^\d{1,3}$/.test(prefix ?? '') && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset or `false` trusts no proxy; a number trusts that many hops in front of the part;
+ * a comma-separated list trusts those addresses. `true` (trust any X-Forwarded-For) is refused.
+ */
+function parseTrustProxy(env: Env, problems: string[]): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const addresses = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = addresses.filter((entry) => !isProxyAddress(entry));
+  if (raw === 'true' || bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be false, the number of proxies in front of the platform, or their addresses (IP, IP/prefix, loopback, linklocal, uniquelocal), got "${raw}"`,
+    );
+    return false;
+  }
+  return addresses;
+}
+
+/** INTERNAL_SECRET, or one derived from the JWT secret (which every part already shares). */
+function internalSecret(env: Env, jwt: string, problems: string[]): string {
+  const given = env.INTERNAL_SECRET;
+  if (given !== undefined && given !== '') {
+    if (given.length < 32) problems.push('INTERNAL_SECRET must be at least 32 characters long');
+    return given;
+  }
+  return createHmac('sha256', jwt).update('loyalty-platform internal credential').digest('base64url');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const dataDir = resolve(env.DATA_DIR || '.data');
@@ -114,6 +177,15 @@ export function loadConfig(env: Env = process.env): Config {
     cluster: parseUrl(env, 'CLUSTER_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${clusterPort}/graphql`,
   };
   const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const hosts = {
+    rest: parseHost(env, 'HOST', '0.0.0.0', problems),
+    gateway: parseHost(env, 'GATEWAY_HOST', '0.0.0.0', problems),
+    subgraphs: {
+      auth: parseHost(env, 'AUTH_HOST', '127.0.0.1', problems),
+      point: parseHost(env, 'POINT_HOST', '127.0.0.1', problems),
+      cluster: parseHost(env, 'CLUSTER_HOST', '127.0.0.1', problems),
+    },
+  };
 
   const adminEmail = env.BOOTSTRAP_ADMIN_EMAIL || undefined;
   const adminPassword = env.BOOTSTRAP_ADMIN_PASSWORD || undefined;
@@ -140,6 +212,9 @@ export function loadConfig(env: Env = process.env): Config {
   const pointExpiry = parsePointExpiry(env, problems);
   const receiptExtractorUrl = parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']);
   const secret = jwtSecret(env, dataDir, problems);
+  const internal = internalSecret(env, secret, problems);
+  const trustProxy = parseTrustProxy(env, problems);
+  const introspection = parseBoolean(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production', problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -150,10 +225,12 @@ export function loadConfig(env: Env = process.env): Config {
     authPort,
     pointPort,
     clusterPort,
+    hosts,
     gatewayUrl,
     subgraphUrls,
     publicUrl,
     jwtSecret: secret,
+    internalSecret: internal,
     bootstrapAdmin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     chatapp,
     smtpUrl,
@@ -161,7 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimit,
     pointExpiry,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy,
+    introspection,
     receiptExtractorUrl,
   };
 }

@@ -9,11 +9,12 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-export function listen(handler: Parameters<typeof createServer>[1], port: number, host?: string): Promise<RunningServer> {
+/** Listens on `host` (loopback unless a part is meant to face clients: see HOST and *_HOST in config). */
+export function listen(handler: Parameters<typeof createServer>[1], port: number, host = '127.0.0.1'): Promise<RunningServer> {
   return listenServer(createServer(handler), port, host);
 }
 
-export function listenServer(server: Server, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+export function listenServer(server: Server, port: number, host = '127.0.0.1'): Promise<RunningServer> {
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

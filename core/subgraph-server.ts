@@ -8,10 +8,12 @@ import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { WebSocketServer } from 'ws';
+import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from './auth/internal-credential';
 import { AccessTokens } from './auth/jwt';
+import { Config } from './config';
 import { RequestContext } from './context';
 import { formatGraphqlError } from './graphql-errors';
-import { serveGraphql } from './graphql-http';
+import { MAX_WS_MESSAGE_BYTES, serveGraphql } from './graphql-http';
 import { RunningServer } from './http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
 import { BuiltSubgraph } from './subgraph';
@@ -22,14 +24,24 @@ export interface SubgraphServerOptions {
   tokens: AccessTokens;
   logger: Logger;
   port: number;
+  /** Loopback by default (config.hosts.subgraphs). */
+  host: string;
+  /** Only callers presenting it are served: the gateway, over HTTP and graphql-ws. */
+  internal: InternalCredential;
+}
+
+/** Where a subgraph listens and whom it serves, from the configuration. */
+export function subgraphServing(config: Config, name: string): Pick<SubgraphServerOptions, 'host' | 'internal'> {
+  return { host: config.hosts.subgraphs[name] ?? '127.0.0.1', internal: new InternalCredential(config.internalSecret) };
 }
 
 /**
- * Serves a subgraph over HTTP at /graphql, with graphql-ws subscriptions on the same path. Each
- * request gets its own unit of work and the caller's principal from the forwarded Bearer token.
+ * Serves a subgraph over HTTP at /graphql, with graphql-ws subscriptions on the same path, to the
+ * gateway only (the internal credential). Each request gets its own unit of work and the caller's
+ * principal from the forwarded Bearer token.
  */
 export async function startSubgraphServer(options: SubgraphServerOptions): Promise<RunningServer> {
-  const { subgraph, orm, tokens, logger } = options;
+  const { subgraph, orm, tokens, logger, internal } = options;
   const contextFor = async (authorization: string | undefined, requestId: string | undefined): Promise<RequestContext> => {
     const id = requestId || randomUUID();
     return {
@@ -42,10 +54,11 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
 
   const app = express();
   const httpServer = createServer(app);
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: MAX_WS_MESSAGE_BYTES });
   const wsCleanup = useServer(
     {
       schema: subgraph.schema,
+      onConnect: (ctx) => internal.matches(ctx.connectionParams?.[INTERNAL_CREDENTIAL_HEADER]),
       context: (ctx) => {
         const params = ctx.connectionParams ?? {};
         return contextFor(params.authorization as string | undefined, params[REQUEST_ID_HEADER] as string | undefined);
@@ -64,5 +77,13 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],
   });
-  return serveGraphql(apollo, app, httpServer, options.port, (req) => contextFor(req.headers.authorization, req.get(REQUEST_ID_HEADER)));
+  return serveGraphql(apollo, app, httpServer, {
+    port: options.port,
+    host: options.host,
+    context: (req) => contextFor(req.headers.authorization, req.get(REQUEST_ID_HEADER)),
+    guard: (req, res, next) => {
+      if (internal.matches(req.get(INTERNAL_CREDENTIAL_HEADER))) return next();
+      res.status(403).json({ errors: [{ message: 'Forbidden: this endpoint serves the gateway only', extensions: { code: 'FORBIDDEN' } }] });
+    },
+  });
 }

@@ -1,55 +1,96 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import express from 'express';
+import express, { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
+import { AccessTokens } from '../core/auth/jwt';
+import { Config } from '../core/config';
 import { formatGraphqlError } from '../core/graphql-errors';
 import { serveGraphql } from '../core/graphql-http';
 import { RunningServer } from '../core/http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from '../core/logger';
+import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
+import { operationProtection } from './operation-limits';
 import { attachSubscriptionForwarder } from './subscriptions';
 
 export interface GatewayOptions {
+  config: Pick<Config, 'jwtSecret' | 'internalSecret' | 'trustProxy' | 'introspection'>;
   port: number;
+  host: string;
   subgraphUrls: Record<string, string>;
   logger: Logger;
+  /** Shared with the REST adapters and other gateways (PostgreSQL). */
+  rateLimiter: CallerRateLimiter;
   supergraphSdl?: string;
 }
 
-/** The Apollo gateway over the committed supergraph, at /graphql, with subscriptions forwarded over graphql-ws. */
+/**
+ * The Apollo gateway over the committed supergraph, at /graphql, with subscriptions forwarded over
+ * graphql-ws. It protects itself as the REST adapter does: per-caller rate limits, operation limits
+ * (depth, aliases, cost, root fields, once-per-request mutations), introspection off in production.
+ */
 export async function startGateway(options: GatewayOptions): Promise<RunningServer> {
+  const { config } = options;
   const supergraphSdl = options.supergraphSdl ?? readSupergraphSdl();
+  const internal = new InternalCredential(config.internalSecret);
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
       const url = options.subgraphUrls[name];
       if (!url) throw new Error(`No URL configured for subgraph "${name}"`);
-      return new ForwardingDataSource({ url });
+      return new ForwardingDataSource({ url, internal });
     },
   });
   const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
   const httpServer = createServer(app);
   const forwarder = attachSubscriptionForwarder({
     httpServer,
     apiSchema: apiSchemaOf(supergraphSdl),
     supergraphSdl,
     subgraphUrls: options.subgraphUrls,
+    internal,
   });
+  const protection = operationProtection(supergraphSdl);
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
+    introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
+    parseOptions: protection.parseOptions,
+    validationRules: protection.validationRules,
     formatError: formatGraphqlError(options.logger),
     plugins: [
+      ...protection.plugins,
       ApolloServerPluginDrainHttpServer({ httpServer }),
       operationLogPlugin(options.logger),
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
   });
-  return serveGraphql(apollo, app, httpServer, options.port, async (req) => ({
-    authorization: req.headers.authorization,
-    requestId: req.get(REQUEST_ID_HEADER) || randomUUID(),
-  }));
+  return serveGraphql(apollo, app, httpServer, {
+    port: options.port,
+    host: options.host,
+    guard: rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret), internal),
+    context: async (req) => ({
+      authorization: req.headers.authorization,
+      requestId: req.get(REQUEST_ID_HEADER) || randomUUID(),
+    }),
+  });
+}
+
+/** Per-caller limits for clients of the gateway; the REST adapter's calls (internal credential) were counted there. */
+function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens, internal: InternalCredential): RequestHandler {
+  return async (req, res, next) => {
+    if (internal.matches(req.get(INTERNAL_CREDENTIAL_HEADER))) return next();
+    try {
+      if (await limitRequest(limiter, tokens, req, res)) return next();
+      res.status(429).json({ errors: [{ message: 'Too many requests: rate limit exceeded', extensions: { code: 'RATE_LIMITED' } }] });
+    } catch (error) {
+      next(error);
+    }
+  };
 }

@@ -3,6 +3,8 @@ import { Client, createClient } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Server } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
+import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
+import { MAX_WS_MESSAGE_BYTES } from '../core/graphql-http';
 import { REQUEST_ID_HEADER } from '../core/logger';
 
 /** Which subgraph owns each root Subscription field, read from the supergraph's join directives. */
@@ -44,6 +46,7 @@ interface ForwarderOptions {
   apiSchema: GraphQLSchema;
   supergraphSdl: string;
   subgraphUrls: Record<string, string>;
+  internal: InternalCredential;
 }
 
 /**
@@ -53,19 +56,24 @@ interface ForwarderOptions {
  */
 export function attachSubscriptionForwarder(options: ForwarderOptions): { dispose: () => Promise<void> } {
   const owners = subscriptionOwners(options.supergraphSdl);
-  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql' });
+  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: MAX_WS_MESSAGE_BYTES });
   const server = useServer(
     {
       schema: options.apiSchema,
       context: (ctx) => ({ connectionParams: ctx.connectionParams ?? {} }),
-      subscribe: (args: ExecutionArgs) => forward(args, owners, options.subgraphUrls),
+      subscribe: (args: ExecutionArgs) => forward(args, owners, options.subgraphUrls, options.internal),
     },
     wsServer,
   );
   return { dispose: async () => void (await server.dispose()) };
 }
 
-async function* forward(args: ExecutionArgs, owners: Map<string, string>, subgraphUrls: Record<string, string>): AsyncGenerator<ExecutionResult> {
+async function* forward(
+  args: ExecutionArgs,
+  owners: Map<string, string>,
+  subgraphUrls: Record<string, string>,
+  internal: InternalCredential,
+): AsyncGenerator<ExecutionResult> {
   const operation = args.document.definitions.find(
     (definition): definition is OperationDefinitionNode =>
       definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
@@ -83,7 +91,7 @@ async function* forward(args: ExecutionArgs, owners: Map<string, string>, subgra
     webSocketImpl: WebSocket,
     lazy: true,
     retryAttempts: 0,
-    connectionParams: { authorization: params.authorization, [REQUEST_ID_HEADER]: params[REQUEST_ID_HEADER] },
+    connectionParams: { authorization: params.authorization, [REQUEST_ID_HEADER]: params[REQUEST_ID_HEADER], [INTERNAL_CREDENTIAL_HEADER]: internal.secret },
   });
   try {
     const upstream = client.iterate({

@@ -2,15 +2,16 @@ import cookieParser from 'cookie-parser';
 import express, { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { GraphQLSchema, parse } from 'graphql';
 import { randomUUID } from 'node:crypto';
+import { InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
 import { AppError, STATUS_BY_CODE, validationError } from '../core/errors';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
+import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, successBody } from './envelope';
 import { GatewayClient } from './gateway-client';
 import { OPERATIONS } from './operations';
-import { rateLimit } from './rate-limit';
 import { Route, RouteInput } from './route';
 import { ROUTES } from './routes';
 import { uploadHandler } from './uploads';
@@ -21,6 +22,8 @@ export interface RestAppOptions {
   config: Config;
   apiSchema: GraphQLSchema;
   logger: Logger;
+  /** Shared with the other adapters and gateways (PostgreSQL). */
+  rateLimiter: CallerRateLimiter;
   routes?: Route[];
   storage?: LocalFileStorage;
 }
@@ -28,7 +31,7 @@ export interface RestAppOptions {
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
 export function createRestApp(options: RestAppOptions): Express {
   const { config, logger } = options;
-  const gateway = new GatewayClient(config.gatewayUrl);
+  const gateway = new GatewayClient(config.gatewayUrl, new InternalCredential(config.internalSecret));
   const storage = options.storage ?? new LocalFileStorage(join(config.dataDir, 'uploads'), config.publicUrl);
   const app = express();
   app.disable('x-powered-by');
@@ -42,7 +45,7 @@ export function createRestApp(options: RestAppOptions): Express {
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
   app.use('/files', express.static(storage.directory, { index: false, dotfiles: 'deny', maxAge: '365d', immutable: true }));
-  app.use(rateLimit(config.rateLimit, new AccessTokens(config.jwtSecret)));
+  app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   for (const route of options.routes ?? ROUTES) {
     const handlers = [...(route.public ? [] : [requireToken]), jsonBody, ...(route.upload ? uploadHandler(route.upload, storage) : [])];
@@ -86,6 +89,18 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
 }
 
 const jsonBody = express.json({ limit: '1mb' });
+
+/** Per-caller rate limits: past the limit, 429 with Retry-After in the service envelope. */
+function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      if (await limitRequest(limiter, tokens, req, res)) return next();
+      res.status(429).json(errorBody(429, 'Too many requests: rate limit exceeded'));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
 
 /** A route that needs a Bearer token answers 401 without a valid one, before reading the body or files. */
 const requireToken: RequestHandler = (_req, res, next) => {

@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { composeServices } from '@apollo/composition';
-import { parse, validate } from 'graphql';
+import { parse, specifiedRules, validate } from 'graphql';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { operationProtection } from '../gateway/operation-limits';
 import { OPERATIONS } from '../rest-adapter/operations';
 import { SUBGRAPH_BUILDERS } from './subgraphs';
 
 /**
  * `npm run schema`: prints each subgraph's SDL and composes the supergraph into schema/.
  * `npm run schema:check` (CI): fails when the committed files differ from what the code produces,
- * when composition fails, or when a REST operation does not validate against the supergraph.
+ * when composition fails, or when a REST operation does not validate against the supergraph or
+ * breaks the gateway's operation limits.
  */
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
@@ -28,8 +30,14 @@ async function main(): Promise<void> {
   } else {
     files['supergraph.graphql'] = `${composition.supergraphSdl.trim()}\n`;
     const apiSchema = composition.schema.toAPISchema().toGraphQLJSSchema();
+    const protection = operationProtection(composition.supergraphSdl);
+    const rules = [...specifiedRules, ...protection.validationRules];
     for (const [name, document] of Object.entries(OPERATIONS)) {
-      for (const error of validate(apiSchema, parse(document))) problems.push(`operation ${name}: ${error.message}`);
+      try {
+        for (const error of validate(apiSchema, parse(document, protection.parseOptions), rules)) problems.push(`operation ${name}: ${error.message}`);
+      } catch (error) {
+        problems.push(`operation ${name}: ${(error as Error).message}`);
+      }
     }
   }
   for (const [file, content] of Object.entries(files)) {

@@ -7,9 +7,10 @@ import { startPlatform } from '../bin/platform';
 import { ConfigError, loadConfig } from '../core/config';
 import { listen, RunningServer } from '../core/http';
 import { createLogger } from '../core/logger';
+import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { openTestRateLimiter, startTestPlatform, TestPlatform } from './support/test-platform';
 
 const tempDirs: string[] = [];
 const tempDir = () => {
@@ -92,7 +93,11 @@ describe('the running chain', () => {
   it('finishes a request in flight when the adapter shuts down, then refuses new connections', async () => {
     const staff = await platform.createStaff();
     const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: platform.gatewayUrl, RATE_LIMIT_STANDARD_PER_HOUR: '1000' });
-    const adapter = await listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent') }), 0, '127.0.0.1');
+    const adapter = await listen(
+      createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter: platform.rateLimiter }),
+      0,
+      '127.0.0.1',
+    );
     let closing: Promise<void> | undefined;
     adapter.server.once('request', () => {
       closing = adapter.close();
@@ -160,12 +165,17 @@ describe('rate limits', () => {
 
 describe('health when the gateway is down', () => {
   let adapter: RunningServer;
+  let rateLimiter: CallerRateLimiter;
   beforeAll(async () => {
     const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: 'http://127.0.0.1:9/graphql', LOG_LEVEL: 'silent' });
-    const app = createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent') });
+    rateLimiter = await openTestRateLimiter();
+    const app = createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter });
     adapter = await listen(app, 0, '127.0.0.1');
   });
-  afterAll(() => adapter.close());
+  afterAll(async () => {
+    await adapter.close();
+    await rateLimiter.close();
+  });
 
   it('answers 503 on /healthz and 503 without a stack trace on a route', async () => {
     const health = await fetch(`http://127.0.0.1:${adapter.port}/healthz`);

@@ -331,7 +331,7 @@ describe('federation entity resolver on the auth subgraph', () => {
   async function entities(ids: string[]) {
     const response = await fetch(platform.subgraphUrls.auth, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, 'x-internal-credential': platform.config.internalSecret },
       body: JSON.stringify({ query: ENTITIES, variables: { representations: ids.map((id) => ({ __typename: 'Member', id })) } }),
     });
     expect(response.status).toBe(200);

@@ -66,9 +66,12 @@ beforeAll(async () => {
   if (composition.errors) throw composition.errors[0];
   supergraphSdl = composition.supergraphSdl;
   gateway = await startGateway({
+    config: platform.config,
     port: 0,
+    host: '127.0.0.1',
     subgraphUrls: { ...platform.subgraphUrls, ticker: ticker.url },
     logger: createLogger('gateway', 'silent'),
+    rateLimiter: platform.rateLimiter,
     supergraphSdl,
   });
 });

@@ -23,6 +23,7 @@ beforeAll(async () => {
     config,
     apiSchema: apiSchemaOf(readSupergraphSdl()),
     logger: createLogger('rest', 'silent'),
+    rateLimiter: platform.rateLimiter,
     routes: [
       {
         method: 'post',

@@ -44,12 +44,12 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
 }
 
 /** Runs `work` while holding a session advisory lock on `key`: one process at a time across the cluster. */
-export async function withAdvisoryLock<T>(url: string, key: string, work: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(url: string, key: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [key]);
-    return await work();
+    return await work(client);
   } finally {
     await client.end();
   }

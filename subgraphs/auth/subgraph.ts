@@ -9,7 +9,7 @@ import { Logger } from '../../core/logger';
 import { createMailer } from '../../core/messaging/mailer';
 import { createSmsSender } from '../../core/messaging/sms';
 import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
-import { startSubgraphServer } from '../../core/subgraph-server';
+import { startSubgraphServer, subgraphServing } from '../../core/subgraph-server';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
 import { authEntities } from './entities';
@@ -66,7 +66,7 @@ export async function startAuthSubgraph(config: Config, databaseUrl: string, log
   }
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
-  const server = await startSubgraphServer({ subgraph: await buildAuthSubgraph(deps), orm, tokens, logger, port });
+  const server = await startSubgraphServer({ subgraph: await buildAuthSubgraph(deps), orm, tokens, logger, port, ...subgraphServing(config, 'auth') });
   return {
     ...server,
     close: async () => {

@@ -7,7 +7,7 @@ import { startOutboxRelay } from '../../core/events/outbox-relay';
 import { RunningServer } from '../../core/http';
 import { Logger } from '../../core/logger';
 import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
-import { startSubgraphServer } from '../../core/subgraph-server';
+import { startSubgraphServer, subgraphServing } from '../../core/subgraph-server';
 import { ClusterDeps } from './cluster-deps';
 import { Badge, BadgeMemberProgress } from './entities/badge';
 import { Tier } from './entities/tier';
@@ -52,7 +52,7 @@ export async function startClusterSubgraph(config: Config, databaseUrl: string, 
   await startBadgeEventConsumer(orm, boss, logger);
   await scheduleTierExpiryJob(orm, boss, logger);
   const deps: ClusterDeps = { memberTierLoaders: new MemberTierLoaders(), publicUrl: config.publicUrl };
-  const server = await startSubgraphServer({ subgraph: await buildClusterSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port });
+  const server = await startSubgraphServer({ subgraph: await buildClusterSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port, ...subgraphServing(config, 'cluster') });
   return {
     ...server,
     close: async () => {

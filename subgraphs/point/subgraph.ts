@@ -7,7 +7,7 @@ import { startOutboxRelay } from '../../core/events/outbox-relay';
 import { RunningServer } from '../../core/http';
 import { Logger } from '../../core/logger';
 import { BuiltSubgraph, buildSubgraph } from '../../core/subgraph';
-import { startSubgraphServer } from '../../core/subgraph-server';
+import { startSubgraphServer, subgraphServing } from '../../core/subgraph-server';
 import { PointTransaction } from './entities/point-transaction';
 import { PointRequestTicket } from './entities/point-request-ticket';
 import { PointShopRule } from './entities/point-shop-rule';
@@ -51,7 +51,7 @@ export async function startPointSubgraph(config: Config, databaseUrl: string, lo
   const relay = startOutboxRelay(orm, boss, logger);
   await scheduleExpiryJob(orm, boss, ledger, logger);
   const deps: PointDeps = { ledger, balanceLoaders: new WeakLoaders(ledger), receiptExtractor: createReceiptExtractor(config.receiptExtractorUrl) };
-  const server = await startSubgraphServer({ subgraph: await buildPointSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port });
+  const server = await startSubgraphServer({ subgraph: await buildPointSubgraph(deps), orm, tokens: new AccessTokens(config.jwtSecret), logger, port, ...subgraphServing(config, 'point') });
   return {
     ...server,
     close: async () => {

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { RunningPlatform, startPlatform } from '../../bin/platform';
 import { hashPassword } from '../../core/auth/secrets';
-import { loadConfig } from '../../core/config';
+import { Config, loadConfig } from '../../core/config';
 import { DestinationStream } from '../../core/logger';
+import { CallerRateLimiter } from '../../core/rate-limit';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './fake-chatapp';
 import { FakeSmtp, startFakeSmtp } from './fake-smtp';
 
@@ -36,6 +37,7 @@ export interface TestMember {
 }
 
 export interface TestPlatform extends RunningPlatform {
+  config: Config;
   dataDir: string;
   chatapp: FakeChatapp;
   smtp: FakeSmtp;
@@ -51,6 +53,13 @@ export interface TestPlatform extends RunningPlatform {
 }
 
 export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
+
+/** Rate limits of their own on the test database, for an adapter or gateway a test builds by hand; close it after. */
+export function openTestRateLimiter(limits = { standardPerHour: 1_000_000, premiumPerHour: 1_000_000 }, namespace = unique('rl')): Promise<CallerRateLimiter> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
+  return CallerRateLimiter.open(databaseUrl, limits, namespace);
+}
 
 /**
  * The whole chain (auth subgraph, gateway, REST adapter) on random ports against the test database,
@@ -78,7 +87,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
     ...env,
   });
-  const platform = await startPlatform(config, logDestination);
+  const platform = await startPlatform(config, { logDestination, rateLimitNamespace: unique('rl') });
   const sql = new Pool({ connectionString: databaseUrl, max: 2 });
 
   const api = async <T = any>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
@@ -127,6 +136,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
 
   return {
     ...platform,
+    config,
     dataDir,
     chatapp,
     smtp,

@@ -8,6 +8,7 @@ import { ApiKeyService } from '../services/api-key.service';
 import { ApiKeyExchangeArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
 import { ServiceAccessToken } from '../types/session.types';
 import { IdArgs } from '../../../core/graphql/id-args';
+import { OncePerRequest } from '../../../core/graphql/once-per-request';
 
 
 const ServiceApiKeyPage = PageType(ServiceApiKey, 'ServiceApiKey');
@@ -36,6 +37,7 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ServiceAccessToken, { description: 'Exchanges an API key for an access token' })
+  @OncePerRequest()
   exchangeApiKey(@Args() { apiKey }: ApiKeyExchangeArgs, @Ctx() ctx: RequestContext): Promise<ServiceAccessToken> {
     return new ApiKeyService(ctx.em, this.deps).exchange(apiKey);
   }

@@ -17,6 +17,7 @@ import {
 import { MemberQrCode } from '../types/member.types';
 import { ChatappLoginArgs, MemberLogin } from '../types/session.types';
 import { IdArgs } from '../../../core/graphql/id-args';
+import { OncePerRequest } from '../../../core/graphql/once-per-request';
 
 
 const MemberPage = PageType(Member, 'Member');
@@ -26,6 +27,7 @@ export class MemberResolver {
   constructor(private readonly deps: AuthDeps) {}
 
   @Mutation(() => MemberLogin, { description: 'Logs a member in with a chat-app login code (creating it on first login)' })
+  @OncePerRequest()
   chatappLogin(@Args() { code }: ChatappLoginArgs, @Ctx() ctx: RequestContext): Promise<MemberLogin> {
     return this.service(ctx).chatappLogin(code);
   }

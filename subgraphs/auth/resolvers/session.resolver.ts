@@ -4,6 +4,7 @@ import { RequestContext } from '../../../core/context';
 import { AuthDeps } from '../auth-deps';
 import { SessionService } from '../services/session.service';
 import { AccessTokenCheck, RefreshArgs, TokenPair } from '../types/session.types';
+import { OncePerRequest } from '../../../core/graphql/once-per-request';
 
 @Resolver()
 export class SessionResolver {
@@ -16,6 +17,7 @@ export class SessionResolver {
   }
 
   @Mutation(() => TokenPair, { description: 'Rotates a refresh token: the given one is used up' })
+  @OncePerRequest()
   refreshAccessToken(@Args() { refreshToken }: RefreshArgs, @Ctx() ctx: RequestContext): Promise<TokenPair> {
     return new SessionService(ctx.em, this.deps).refresh(refreshToken);
   }
