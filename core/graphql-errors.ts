@@ -1,30 +1,47 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AppError, STATUS_BY_CODE } from './errors';
 import { Logger } from './logger';
 
 const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND']);
 
+/** Whether an error may reach the client as it is: a domain error, a duplicate (409) or a request error. */
+function isExpected(error: unknown, code: unknown): boolean {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError || original instanceof UniqueConstraintViolationException) return true;
+  return typeof code === 'string' && (CLIENT_CODES.has(code) || code in STATUS_BY_CODE);
+}
+
 /**
- * Apollo `formatError`: domain errors and GraphQL request errors go out as they are; anything else
- * is logged and masked, so that no stack trace or internal message leaves the server.
+ * Apollo `formatError`: domain errors and GraphQL request errors go out as they are; anything else is
+ * masked, so that no stack trace or internal message leaves the server (errorLogPlugin logs it).
  */
-export function formatGraphqlError(logger: Logger) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    if (original instanceof AppError) {
-      return { message: original.message, path: formatted.path, extensions: original.extensions };
-    }
-    if (original instanceof UniqueConstraintViolationException) {
-      return { message: 'Already exists', path: formatted.path, extensions: { code: 'CONFLICT' } };
-    }
-    const code = formatted.extensions?.code;
-    if (typeof code === 'string' && (CLIENT_CODES.has(code) || code in STATUS_BY_CODE)) {
-      const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
-    }
-    logger.error({ err: original }, 'unexpected error');
-    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
+export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) return { message: original.message, path: formatted.path, extensions: original.extensions };
+  if (original instanceof UniqueConstraintViolationException) return { message: 'Already exists', path: formatted.path, extensions: { code: 'CONFLICT' } };
+  if (isExpected(error, formatted.extensions?.code)) {
+    const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions };
+  }
+  return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+/** Logs every error that formatGraphqlError masks, with the request id that carried it. */
+export function errorLogPlugin(logger: Logger): ApolloServerPlugin<{ requestId: string }> {
+  return {
+    async requestDidStart({ contextValue }) {
+      return {
+        async didEncounterErrors({ errors }) {
+          for (const error of errors as readonly GraphQLError[]) {
+            if (!isExpected(error, error.extensions?.code)) {
+              logger.error({ err: unwrapResolverError(error), reqId: contextValue.requestId, path: error.path }, 'unexpected error');
+            }
+          }
+        },
+      };
+    },
   };
 }

@@ -12,7 +12,7 @@ import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from './auth/internal-
 import { AccessTokens } from './auth/jwt';
 import { Config } from './config';
 import { RequestContext } from './context';
-import { formatGraphqlError } from './graphql-errors';
+import { errorLogPlugin, formatGraphqlError } from './graphql-errors';
 import { MAX_WS_MESSAGE_BYTES, serveGraphql } from './graphql-http';
 import { RunningServer } from './http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
@@ -69,10 +69,11 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
   const apollo = new ApolloServer<RequestContext>({
     schema: subgraph.schema,
     includeStacktraceInErrorResponses: false,
-    formatError: formatGraphqlError(logger),
+    formatError: formatGraphqlError,
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
       operationLogPlugin(logger),
+      errorLogPlugin(logger),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],

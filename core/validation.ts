@@ -1,4 +1,4 @@
-import { ValidationError, validate } from 'class-validator';
+import { Matches, ValidateBy, ValidationError, ValidationOptions, validate } from 'class-validator';
 import { FieldError, validationError } from './errors';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
@@ -23,8 +23,36 @@ export async function validateArgument(value: unknown): Promise<void> {
   if (errors.length > 0) throw validationError(errors);
 }
 
-/** class-validator `IsNumber` options for points and money: finite, at most 2 decimals. */
-export const TWO_DECIMALS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+/** The largest magnitude an exact amount may have: well inside numeric(20, 2) and exactly representable to the cent. */
+export const MAX_EXACT_AMOUNT = 1e13;
+
+/**
+ * A finite number with at most `places` decimals that the database stores exactly. Decided by
+ * rounding rather than by the digits after a dot: `1e-7` has no dot, yet would be stored as 0.
+ */
+export function HasDecimals(places: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'hasDecimals',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_EXACT_AMOUNT && Number(value.toFixed(places)) === value,
+        defaultMessage: (args) => `${args?.property} must be a number with at most ${places} decimal places`,
+      },
+    },
+    options,
+  );
+}
+
+/** Points and money: a finite number with at most 2 decimals. */
+export const HasTwoDecimals = (options?: ValidationOptions): PropertyDecorator => HasDecimals(2, options);
 
 /** For `ValidateIf`: validate the field only when the client sent it (null included). */
 export const given = (field: string) => (object: Record<string, unknown>) => object[field] !== undefined;
+
+/** An absolute http(s) URL, whatever its host and port (stored uploads live under PUBLIC_URL). */
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
+/** A link a client may render or fetch: http or https only, never `javascript:` or `data:`. */
+export const IsHttpUrl = (options?: ValidationOptions): PropertyDecorator =>
+  Matches(HTTP_URL, { message: (args) => `${args.property} must be an http or https URL`, ...options });

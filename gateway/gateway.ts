@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
-import { formatGraphqlError } from '../core/graphql-errors';
+import { errorLogPlugin, formatGraphqlError } from '../core/graphql-errors';
 import { serveGraphql } from '../core/graphql-http';
 import { RunningServer } from '../core/http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from '../core/logger';
@@ -63,11 +63,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     includeStacktraceInErrorResponses: false,
     parseOptions: protection.parseOptions,
     validationRules: protection.validationRules,
-    formatError: formatGraphqlError(options.logger),
+    formatError: formatGraphqlError,
     plugins: [
       ...protection.plugins,
       ApolloServerPluginDrainHttpServer({ httpServer }),
       operationLogPlugin(options.logger),
+      errorLogPlugin(options.logger),
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
   });

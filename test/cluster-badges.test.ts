@@ -179,6 +179,10 @@ describe('POST /badges', () => {
     const badTier = await sendForm('POST', '/badges', badgeFields({ type: 'firstTime', tierCondition: { type: 'maybe', tierIds: [] } }), marketing.token);
     expect(badTier.status).toBe(400);
     expect(fieldsOf(badTier).join()).toMatch(/^rule\.tierCondition/);
+    for (const imageUrl of ['javascript:alert(document.cookie)', 'data:image/svg+xml,<svg onload=alert(1)>', '//evil.example/x.png']) {
+      const badImage = await sendForm('POST', '/badges', badgeFields({ type: 'firstTime' }, { imageUrl }), marketing.token);
+      expect({ imageUrl, status: badImage.status, fields: fieldsOf(badImage) }).toEqual({ imageUrl, status: 400, fields: ['imageUrl'] });
+    }
   });
 
   it('answers 401 without a token and 403 without badge:manage', async () => {
@@ -229,10 +233,12 @@ describe('GET /badges and /badges/:id', () => {
   it('reads one badge with includeTierInfo and includeTotalAchievers; 404 for unknown and deleted ones', async () => {
     const tierId = await createTier();
     const category = unique('cat');
-    const badge = await createBadge({ type: 'categoryPurchase', purchaseCount: 1, categoryIdsIncluded: [category], tierCondition: { type: 'exclude', tierIds: [tierId] } });
+    // Tier ids are plain strings (Part 1, convention 5): one that names no tier is kept, and matches nobody.
+    const tierIds = [tierId, 'legacy-gold'];
+    const badge = await createBadge({ type: 'categoryPurchase', purchaseCount: 1, categoryIdsIncluded: [category], tierCondition: { type: 'exclude', tierIds } });
     const plain = await get(`/badges/${badge.id}`);
     expect(plain.status).toBe(200);
-    expect(plain.body.data.data).toMatchObject({ id: badge.id, rule: { type: 'categoryPurchase', tierCondition: { type: 'exclude', tierIds: [tierId] } } });
+    expect(plain.body.data.data).toMatchObject({ id: badge.id, rule: { type: 'categoryPurchase', tierCondition: { type: 'exclude', tierIds } } });
     expect(plain.body.data.data.tiers).toBeUndefined();
     expect(plain.body.data.data.totalAchievers).toBeUndefined();
 

@@ -136,7 +136,7 @@ describe('POST /tiers/assign', () => {
     const missing = await assign({ memberId });
     expect(missing.status).toBe(400);
     expect(missing.body.data.errors).toEqual([expect.objectContaining({ field: 'tierId' })]);
-    for (const tierId of [randomUUID(), inactive.id]) {
+    for (const tierId of [randomUUID(), 'gold-tier', inactive.id]) {
       const unknown = await assign({ memberId, tierId });
       expect(unknown.status).toBe(400);
       expect(unknown.body.data.errors).toEqual([expect.objectContaining({ field: 'tierId' })]);
@@ -217,7 +217,10 @@ describe('GET /tier-projections', () => {
     const tooMany = await get('/tier-projections?limit=101', tenant.token);
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.data.errors).toEqual([expect.objectContaining({ field: 'limit' })]);
-    expect((await get('/tier-projections?tierId=x', tenant.token)).status).toBe(400);
+    // Tier ids are plain strings: one that names no tier filters everything out.
+    const plainTierId = await get('/tier-projections?tierId=gold-tier', tenant.token);
+    expect(plainTierId.status).toBe(200);
+    expect(plainTierId.body.data.data).toEqual([]);
   });
 });
 
@@ -247,7 +250,7 @@ describe('PUT /tier-projections/:memberId', () => {
     expect(bad.status).toBe(400);
     const fields = bad.body.data.errors.map((error: { field: string }) => error.field);
     expect(fields).toEqual(expect.arrayContaining(['changeType']));
-    const badValues = await update(member.id, { ...valid, tierEndAt: 'soon', newTierTypeId: 'x', snapshot: { points: -1 } });
+    const badValues = await update(member.id, { ...valid, tierEndAt: 'soon', newTierTypeId: 'x'.repeat(257), snapshot: { points: -1 } });
     expect(badValues.status).toBe(400);
     expect(badValues.body.data.errors.map((error: { field: string }) => error.field).sort()).toEqual(['newTierTypeId', 'snapshot.points', 'tierEndAt']);
     for (const field of ['tierEndAt', 'newTierTypeId', 'changeType', 'snapshot']) {
@@ -257,9 +260,11 @@ describe('PUT /tier-projections/:memberId', () => {
       expect(missing.status).toBe(400);
       expect(missing.body.data.errors.map((error: { field: string }) => error.field)).toContain(field);
     }
-    const unknownTier = await update(member.id, { ...valid, newTierTypeId: randomUUID() });
-    expect(unknownTier.status).toBe(400);
-    expect(unknownTier.body.data.errors).toEqual([expect.objectContaining({ field: 'newTierTypeId' })]);
+    for (const newTierTypeId of [randomUUID(), 'gold-tier']) {
+      const unknownTier = await update(member.id, { ...valid, newTierTypeId });
+      expect(unknownTier.status).toBe(400);
+      expect(unknownTier.body.data.errors).toEqual([expect.objectContaining({ field: 'newTierTypeId' })]);
+    }
     const stranger = randomUUID();
     const none = await update(stranger, valid);
     expect(none.status).toBe(404);

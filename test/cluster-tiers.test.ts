@@ -159,6 +159,7 @@ describe('creating tiers (POST /tiers, multipart)', () => {
       [{ benefit: 'not json' }, 'benefit'],
       [{ benefit: JSON.stringify([{ name_en: 5 }]) }, 'benefit.0.name_en'],
       [{ benefit: JSON.stringify([{ type: 'voucher' }]) }, 'benefit.0.name_en'],
+      [{ benefit: JSON.stringify([{ name_en: 'Lounge', imageUrl: 'javascript:alert(1)' }]) }, 'benefit.0.imageUrl'],
     ];
     for (const [overrides, field] of cases) {
       const response = await createForm(tierFields({ name_en: name, ...overrides }));
@@ -237,9 +238,10 @@ describe('reading tiers (public)', () => {
     const missing = await get(`/${unknown}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ statusCode: 404, data: { message: 'Tier not found', data: { id: unknown } } });
-    const bad = await get('/not-a-uuid');
-    expect(bad.status).toBe(400);
-    expect(fieldsOf(bad)).toEqual(['id']);
+    // Tier ids are plain strings (Part 1, convention 5): one that is not ours names no tier.
+    const plain = await get('/gold-tier');
+    expect(plain.status).toBe(404);
+    expect(plain.body).toEqual({ statusCode: 404, data: { message: 'Tier not found', data: { id: 'gold-tier' } } });
   });
 
   it('projects names, descriptions and benefit texts to one language with locale, falling back to English', async () => {
@@ -320,7 +322,9 @@ describe('reading tiers (public)', () => {
     expect(response.body.data.data.map((tier: { id: string }) => tier.id)).toEqual([b.id, a.id]);
     expect(response.body.data.data[0]).toMatchObject({ name_en: b.name_en, level: b.level, requirement: { purchaseAmountHit: 1000 } });
     expect((await bulk([a.id], ANONYMOUS)).status).toBe(401);
-    for (const ids of [[], undefined, ['nope'], 'x']) {
+    const plain = await bulk(['gold-tier', a.id]);
+    expect(plain.body.data.data.map((tier: { id: string }) => tier.id)).toEqual([a.id]);
+    for (const ids of [[], undefined, ['x'.repeat(257)]]) {
       const refused = await bulk(ids);
       expect({ ids, status: refused.status }).toEqual({ ids, status: 400 });
       expect(fieldsOf(refused)[0]).toMatch(/^ids/);
@@ -365,6 +369,9 @@ describe('changing tiers', () => {
       [{ level: -1 }, 'level'],
       [{ requirement: 'not json' }, 'requirement'],
       [{ benefit: [{ name_en: '' }] }, 'benefit.0.name_en'],
+      [{ imageUrl: 'javascript:alert(document.cookie)' }, 'imageUrl'],
+      [{ imageUrl: 'data:text/html,<script>alert(1)</script>' }, 'imageUrl'],
+      [{ benefit: [{ name_en: 'Lounge', imageUrl: 'javascript:alert(1)' }] }, 'benefit.0.imageUrl'],
     ] as Array<[Record<string, unknown>, string]>) {
       const response = await put(body);
       expect({ body, status: response.status, fields: fieldsOf(response) }).toEqual({ body, status: 400, fields: [field] });

@@ -3,6 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { Query, Resolver } from 'type-graphql';
+import { InternalCredential } from '../core/auth/internal-credential';
+import { AccessTokens } from '../core/auth/jwt';
+import { openDomainOrm } from '../core/db/orm';
+import { buildSubgraph } from '../core/subgraph';
+import { startSubgraphServer } from '../core/subgraph-server';
 import { startPlatform } from '../bin/platform';
 import { ConfigError, loadConfig } from '../core/config';
 import { listen, RunningServer } from '../core/http';
@@ -126,6 +132,42 @@ describe('request ids in the logs', () => {
       expect(traced.find((line) => line.service === 'auth')).toMatchObject({ operation: expect.stringMatching(/^CurrentConsentVersions/), errors: 0 });
     } finally {
       await platform.close();
+    }
+  });
+});
+
+describe('unexpected errors', () => {
+  @Resolver()
+  class FailingResolver {
+    @Query(() => String)
+    failing(): string {
+      throw new Error('relation "secret_table" does not exist');
+    }
+  }
+
+  it('are masked for the client and logged with the request id that carried them', async () => {
+    const lines: Array<Record<string, any>> = [];
+    const logger = createLogger('failing', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const url = process.env.TEST_DATABASE_URL!;
+    const orm = await openDomainOrm({ url, schema: 'failing_test', entities: [], migrations: {} });
+    const internal = new InternalCredential(randomBytes(32).toString('hex'));
+    const subgraph = await buildSubgraph({ name: 'failing', resolvers: [FailingResolver] });
+    const server = await startSubgraphServer({ subgraph, orm, tokens: new AccessTokens(internal.secret), logger, port: 0, host: '127.0.0.1', internal });
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'failing-7', ...internal.headers() },
+        body: JSON.stringify({ query: '{ failing }' }),
+      });
+      const body = (await response.json()) as { errors: Array<{ message: string; extensions: Record<string, unknown> }> };
+      expect(body.errors).toEqual([{ message: 'Internal server error', path: ['failing'], extensions: { code: 'INTERNAL' } }]);
+      expect(JSON.stringify(body)).not.toContain('secret_table');
+      const logged = lines.filter((line) => line.msg === 'unexpected error');
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ reqId: 'failing-7', err: { message: 'relation "secret_table" does not exist' } });
+    } finally {
+      await server.close();
+      await orm.close();
     }
   });
 });

@@ -66,6 +66,8 @@ describe('earn and spend', () => {
       [{ memberId: 'nope', amount: 5 }, 'memberId'],
       [{ memberId: member.id, amount: -1 }, 'amount'],
       [{ memberId: member.id, amount: 1.234 }, 'amount'],
+      [{ memberId: member.id, amount: 1e-7 }, 'amount'],
+      [{ memberId: member.id, amount: 1, purchaseAmount: 5e-9 }, 'purchaseAmount'],
       [{ memberId: member.id, amount: 'ten' }, 'amount'],
       [{ memberId: member.id, amount: 1, sourceBy: 'Magic' }, 'sourceBy'],
       [{ memberId: member.id, amount: 1, shopId: 'x'.repeat(300) }, 'shopId'],

@@ -39,8 +39,11 @@ const ledgerRows = async (memberId: string) =>
     )
   ).rows;
 
-/** Opens a ticket through REST and returns its id (the response itself carries only `data.message`). */
-async function openTicket(kind: Kind, body: Record<string, unknown>, token = admin.token): Promise<string> {
+/**
+ * Opens a ticket through REST and returns its id (the response itself carries only `data.message`).
+ * Tenant staff open them by default, so that the admin and marketing staff reviewing them are not their requesters.
+ */
+async function openTicket(kind: Kind, body: Record<string, unknown>, token = tenant.token): Promise<string> {
   const memberId = body.memberId as string;
   const before = await ticketIdsOf(memberId);
   const response = await open(kind, body, { token });
@@ -261,6 +264,19 @@ describe('reviewing tickets', () => {
     expect((await review(id, { status: 'approved', reviewReason: 'now ok' })).status).toBe(200);
     expect(await balanceOf(memberId)).toBe(0);
     expect((await ledgerRows(memberId)).map((row) => row.request_ticket_id)).toEqual([null, null, id]);
+  });
+
+  it('refuses to let a requester approve their own ticket (403), while they may withdraw it by rejecting', async () => {
+    const memberId = randomUUID();
+    const own = await openTicket('earn', { memberId, amount: 25, requestReason: 'my own' }, marketing.token);
+    const refused = await review(own, { status: 'approved', reviewReason: 'looks fine to me' }, marketing.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.data.message).toMatch(/someone other than its requester/);
+    expect((await getTicket(own)).body.data).toMatchObject({ status: 'pending', reviewedById: null });
+    expect(await ledgerRows(memberId)).toEqual([]);
+    expect((await review(own, { status: 'approved', reviewReason: 'checked' }, admin.token)).status).toBe(200);
+    const withdrawn = await openTicket('earn', { memberId, amount: 1, requestReason: 'mistake' }, marketing.token);
+    expect((await review(withdrawn, { status: 'rejected', reviewReason: 'opened by mistake' }, marketing.token)).status).toBe(200);
   });
 
   it('answers 400 on status for a review to pending, and changes nothing', async () => {

@@ -128,6 +128,7 @@ describe('creating, reading, changing and deleting shop rules', () => {
       [{ shopId: unique('shop'), name_en: 'Zero', conversionRate: 0 }, 'conversionRate'],
       [{ shopId: unique('shop'), name_en: 'Negative', conversionRate: -1 }, 'conversionRate'],
       [{ shopId: unique('shop'), name_en: 'Too precise', conversionRate: 1.23456 }, 'conversionRate'],
+      [{ shopId: unique('shop'), name_en: 'Tiny', conversionRate: 1e-7 }, 'conversionRate'],
       [{ shopId: unique('shop'), name_en: 'Text', conversionRate: 'two' }, 'conversionRate'],
       [{ shopId: unique('shop'), name_en: 'Missing rate' }, 'conversionRate'],
     ];

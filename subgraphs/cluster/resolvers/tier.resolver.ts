@@ -5,8 +5,7 @@ import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
 import { Tier } from '../entities/tier';
 import { TierService } from '../services/tier.service';
-import { CreateTierInput, SetTierActiveArgs, TierIdsArgs, TierLevelArgs, TierListArgs, UpdateTierInput } from '../types/tier.types';
-import { IdArgs } from '../../../core/graphql/id-args';
+import { CreateTierInput, SetTierActiveArgs, TierIdArgs, TierIdsArgs, TierLevelArgs, TierListArgs, UpdateTierInput } from '../types/tier.types';
 
 const TierPage = PageType(Tier, 'Tier');
 
@@ -31,7 +30,7 @@ export class TierResolver {
   }
 
   @Query(() => Tier, { description: 'One live tier; public' })
-  tier(@Args() { id }: IdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+  tier(@Args() { id }: TierIdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
     return new TierService(ctx.em).get(id, locale);
   }
 
@@ -41,7 +40,7 @@ export class TierResolver {
   }
 
   @Query(() => TierMemberCount, { description: 'Members on one live tier; needs tier:read' })
-  tierMemberCount(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<TierMemberCount> {
+  tierMemberCount(@Args() { id }: TierIdArgs, @Ctx() ctx: RequestContext): Promise<TierMemberCount> {
     requirePermission(ctx.principal, PERMISSIONS.tierRead);
     return new TierService(ctx.em).memberCount(id);
   }
@@ -59,7 +58,7 @@ export class TierResolver {
   }
 
   @Mutation(() => Tier, { description: 'Changes the given fields of a live tier; 409 when the new level is taken' })
-  updateTier(@Args() { id }: IdArgs, @Arg('input') input: UpdateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
+  updateTier(@Args() { id }: TierIdArgs, @Arg('input') input: UpdateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
     requirePermission(ctx.principal, PERMISSIONS.tierManage);
     return new TierService(ctx.em).update(id, input);
   }
@@ -71,7 +70,7 @@ export class TierResolver {
   }
 
   @Mutation(() => Tier, { description: 'Soft-deletes a tier; its level is free again' })
-  deleteTier(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
+  deleteTier(@Args() { id }: TierIdArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
     requirePermission(ctx.principal, PERMISSIONS.tierManage);
     return new TierService(ctx.em).softDelete(id);
   }

@@ -1,3 +1,4 @@
+import { recordIdsAmong } from '../../../core/ids';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, badRequest, conflict, notFound } from '../../../core/errors';
@@ -205,7 +206,8 @@ export class SegmentService {
     const rule: SegmentRule = {};
     if (input.tierIds?.length) {
       const tierIds = [...new Set(input.tierIds)];
-      if ((await this.em.count(Tier, { id: { $in: tierIds }, deletedAt: null })) !== tierIds.length) throw badRequest('Every tier id must be a live tier', 'rule.tierIds');
+      const live = await this.em.count(Tier, { id: { $in: recordIdsAmong(tierIds) }, deletedAt: null });
+      if (live !== tierIds.length) throw badRequest('Every tier id must be a live tier', 'rule.tierIds');
       rule.tierIds = tierIds;
     }
     if (input.minPoints !== undefined && input.minPoints !== null) rule.minPoints = input.minPoints;

@@ -1,3 +1,4 @@
+import { isRecordId } from '../../../core/ids';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict, notFound } from '../../../core/errors';
@@ -36,7 +37,7 @@ export class TierProjectionService {
     const tierWhere: Record<string, unknown> = {};
     if (!args.includeDeletedAt) tierWhere.deletedAt = null;
     if (!args.includeInActive) tierWhere.isActive = true;
-    if (args.tierId) tierWhere.id = args.tierId;
+    if (args.tierId) tierWhere.id = isRecordId(args.tierId) ? args.tierId : { $in: [] };
     if (args.search) Object.assign(tierWhere, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
     const tiers = await this.em.find(Tier, tierWhere);
     const [items, total] = await this.em.findAndCount(
@@ -145,7 +146,7 @@ export class TierProjectionService {
 
   /** Assignments take live, active tiers (special ones too): 400 on the field otherwise. */
   private async usableTier(id: string, field: string): Promise<Tier> {
-    const tier = await this.em.findOne(Tier, { id, deletedAt: null, isActive: true });
+    const tier = isRecordId(id) ? await this.em.findOne(Tier, { id, deletedAt: null, isActive: true }) : null;
     if (!tier) throw badRequest('No active tier has this id', field);
     return tier;
   }

@@ -1,3 +1,4 @@
+import { isRecordId, recordIdsAmong } from '../../../core/ids';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, badRequest, conflict, notFound } from '../../../core/errors';
@@ -39,7 +40,7 @@ export class TierService {
 
   /** The live tiers among `ids` (active or not), in the order asked; unknown or deleted ids are left out. */
   async byIds(ids: string[], locale?: Locale): Promise<Tier[]> {
-    const tiers = await this.em.find(Tier, { id: { $in: [...new Set(ids)] }, deletedAt: null });
+    const tiers = await this.em.find(Tier, { id: { $in: recordIdsAmong([...new Set(ids)]) }, deletedAt: null });
     const byId = new Map(tiers.map((tier) => [tier.id, tier]));
     return [...new Set(ids)].flatMap((id) => (byId.has(id) ? [localized(byId.get(id)!, locale)] : []));
   }
@@ -132,7 +133,7 @@ export class TierService {
   }
 
   private async live(id: string): Promise<Tier> {
-    const tier = await this.em.findOne(Tier, { id, deletedAt: null });
+    const tier = isRecordId(id) ? await this.em.findOne(Tier, { id, deletedAt: null }) : null;
     if (!tier) throw notFound(TIER, id);
     return tier;
   }

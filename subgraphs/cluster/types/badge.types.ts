@@ -5,7 +5,6 @@ import {
   IsEnum,
   IsInt,
   IsISO8601,
-  IsNumber,
   IsOptional,
   IsString,
   IsUUID,
@@ -19,7 +18,7 @@ import {
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
-import { given, TWO_DECIMALS } from '../../../core/validation';
+import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
 const MAX_IDS = 100;
 
@@ -32,17 +31,17 @@ export class BadgeRuleWindowInput {
 @InputType()
 export class BadgeTierConditionInput {
   @Field(() => BadgeTierConditionType) @IsEnum(BadgeTierConditionType) type: BadgeTierConditionType;
-  @Field(() => [String]) @IsArray() @ArrayMaxSize(MAX_IDS) @IsUUID('all', { each: true }) tierIds: string[];
+  @Field(() => [String]) @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) tierIds: string[];
 }
 
 /** The rule of a badge; multipart sends it as a JSON string. */
 @InputType()
 export class BadgeRuleInput {
   @Field(() => BadgeRuleType) @IsEnum(BadgeRuleType) type: BadgeRuleType;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) purchaseAmount?: number | null;
+  @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) purchaseAmount?: number | null;
   @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(1_000_000) purchaseCount?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) pointsAmount?: number | null;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) minSpend?: number | null;
+  @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) pointsAmount?: number | null;
+  @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) minSpend?: number | null;
   @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(36_500) withinDays?: number | null;
   @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(1000) anniversaryYear?: number | null;
   @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) categoryIdsIncluded?: string[] | null;
@@ -62,7 +61,7 @@ export class CreateBadgeInput {
   @Field() @IsString() @MinLength(1) @MaxLength(5000) description_en: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => BadgeRuleInput) @ValidateNested() rule: BadgeRuleInput;
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
 }
@@ -76,7 +75,7 @@ export class UpdateBadgeInput {
   @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => BadgeRuleInput, { nullable: true }) @ValidateIf(given('rule')) @ValidateNested() rule?: BadgeRuleInput;
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
 }

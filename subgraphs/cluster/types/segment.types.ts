@@ -4,7 +4,6 @@ import {
   IsArray,
   IsEnum,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   IsUUID,
@@ -19,7 +18,7 @@ import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectT
 import { PageArgs } from '../../../core/pagination';
 import { SegmentType } from '../entities/segment';
 import { MemberReference } from './member.type';
-import { given, TWO_DECIMALS } from '../../../core/validation';
+import { given, HasTwoDecimals } from '../../../core/validation';
 
 const MAX_POINTS = 1_000_000_000_000;
 export const MAX_MEMBERS_PER_CALL = 100;
@@ -32,17 +31,18 @@ export class SegmentRuleInput {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @IsString({ each: true })
+  @MaxLength(256, { each: true })
   tierIds?: string[] | null;
   @Field(() => Float, { nullable: true, description: 'Lowest point balance (as last announced by point events), >= 0' })
   @IsOptional()
-  @IsNumber(TWO_DECIMALS)
+  @HasTwoDecimals()
   @Min(0)
   @Max(MAX_POINTS)
   minPoints?: number | null;
   @Field(() => Float, { nullable: true, description: 'Highest point balance, >= minPoints' })
   @IsOptional()
-  @IsNumber(TWO_DECIMALS)
+  @HasTwoDecimals()
   @Min(0)
   @Max(MAX_POINTS)
   maxPoints?: number | null;

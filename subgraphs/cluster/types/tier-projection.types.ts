@@ -1,9 +1,9 @@
-import { IsBoolean, IsEnum, IsInt, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEnum, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { TierChangeType } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
-import { TWO_DECIMALS } from '../../../core/validation';
+import { HasTwoDecimals } from '../../../core/validation';
 
 const MAX_POINTS = 1_000_000_000_000;
 
@@ -11,20 +11,20 @@ const MAX_POINTS = 1_000_000_000_000;
 @InputType()
 export class AssignTierInput {
   @Field(() => ID) @IsUUID() memberId: string;
-  @Field(() => ID) @IsUUID() tierId: string;
+  @Field(() => ID) @IsString() @MinLength(1) @MaxLength(256) tierId: string;
   @Field(() => String, { nullable: true, description: 'ISO 8601; absent: the tier does not end' }) @IsOptional() @IsISO8601({ strict: true }) tierEndAt?: string;
 }
 
 @InputType()
 export class TierSnapshotInput {
-  @Field(() => Float, { description: "The member's points at the change, >= 0" }) @IsNumber(TWO_DECIMALS) @Min(0) @Max(MAX_POINTS) points: number;
+  @Field(() => Float, { description: "The member's points at the change, >= 0" }) @HasTwoDecimals() @Min(0) @Max(MAX_POINTS) points: number;
 }
 
 /** The body of PUT /tier-projections/:memberId: moves a member to another tier (or renews the same). */
 @InputType()
 export class UpdateTierProjectionInput {
   @Field(() => String, { description: 'ISO 8601' }) @IsISO8601({ strict: true }) tierEndAt: string;
-  @Field(() => ID) @IsUUID() newTierTypeId: string;
+  @Field(() => ID) @IsString() @MinLength(1) @MaxLength(256) newTierTypeId: string;
   @Field(() => TierChangeType) @IsEnum(TierChangeType) changeType: TierChangeType;
   @Field(() => TierSnapshotInput) @ValidateNested() snapshot: TierSnapshotInput;
 }
@@ -43,7 +43,7 @@ export class MemberIdArgs {
 @ArgsType()
 export class TierProjectionListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: "Part of the tier's name, in any language" }) @IsOptional() @IsString() @MaxLength(256) search?: string;
-  @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() tierId?: string;
+  @Field(() => ID, { nullable: true }) @IsOptional() @IsString() @MinLength(1) @MaxLength(256) tierId?: string;
   @Field(() => Boolean, { nullable: true, description: 'Also members in inactive tiers (false)' }) @IsOptional() @IsBoolean() includeInActive?: boolean;
   @Field(() => Boolean, { nullable: true, description: 'Also members in deleted tiers (false)' }) @IsOptional() @IsBoolean() includeDeletedAt?: boolean;
 }

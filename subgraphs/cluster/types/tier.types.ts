@@ -4,10 +4,8 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
@@ -17,7 +15,7 @@ import {
 } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
-import { given, TWO_DECIMALS } from '../../../core/validation';
+import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
 /** Levels are small integers; the cap keeps them inside Postgres int. */
 export const MAX_TIER_LEVEL = 1_000_000_000;
@@ -29,7 +27,7 @@ export const MAX_BENEFITS = 50;
 export class TierRequirementInput {
   @Field(() => Float, { nullable: true, description: 'Cumulative purchase amount that reaches the tier, >= 0, 2 decimals' })
   @IsOptional()
-  @IsNumber(TWO_DECIMALS)
+  @HasTwoDecimals()
   @Min(0)
   purchaseAmountHit?: number | null;
 }
@@ -47,7 +45,7 @@ export class TierBenefitInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_cn?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) type?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
 }
 
 /** The body of POST /tiers (multipart: the tierLogo upload becomes `imageUrl`, benefitLogos `benefitLogoUrls`). */
@@ -61,7 +59,7 @@ export class CreateTierInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
   @Field(() => String, { nullable: true, description: 'The tier logo; POST /tiers stores the tierLogo upload here' })
   @IsOptional()
-  @IsString()
+  @IsHttpUrl()
   @MaxLength(2048)
   imageUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'A colour or a background image' }) @IsOptional() @IsString() @MaxLength(2048) background?: string | null;
@@ -84,7 +82,7 @@ export class CreateTierInput {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_BENEFITS)
-  @IsString({ each: true })
+  @IsHttpUrl({ each: true })
   @MaxLength(2048, { each: true })
   benefitLogoUrls?: string[];
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
@@ -103,7 +101,7 @@ export class UpdateTierInput {
   @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) imageUrl?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) background?: string | null;
   @Field(() => Int, { nullable: true }) @ValidateIf(given('level')) @IsInt() @Min(0) @Max(MAX_TIER_LEVEL) level?: number;
   @Field(() => TierRequirementInput, { nullable: true })
@@ -120,7 +118,7 @@ export class UpdateTierInput {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_BENEFITS)
-  @IsString({ each: true })
+  @IsHttpUrl({ each: true })
   @MaxLength(2048, { each: true })
   benefitLogoUrls?: string[];
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
@@ -136,7 +134,13 @@ export class TierListArgs extends PageArgs {
 
 @ArgsType()
 export class TierIdsArgs {
-  @Field(() => [ID]) @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsUUID('all', { each: true }) ids: string[];
+  @Field(() => [ID], { description: 'Tier ids (plain strings); unknown ones are left out' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MaxLength(256, { each: true })
+  ids: string[];
 }
 
 @ArgsType()
@@ -144,8 +148,13 @@ export class TierLevelArgs {
   @Field(() => Int) @IsInt() @Min(0) @Max(MAX_TIER_LEVEL) level: number;
 }
 
+/** A tier by id: any string (Part 1, convention 5); one that names no tier is 404. */
 @ArgsType()
-export class SetTierActiveArgs {
-  @Field(() => ID) @IsUUID() id: string;
+export class TierIdArgs {
+  @Field(() => ID) @IsString() @MinLength(1) @MaxLength(256) id: string;
+}
+
+@ArgsType()
+export class SetTierActiveArgs extends TierIdArgs {
   @Field(() => Boolean) @IsBoolean() isActive: boolean;
 }

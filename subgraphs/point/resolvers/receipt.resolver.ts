@@ -83,10 +83,12 @@ export class ReceiptResolver {
     return this.receipts(ctx).verifyAutomatically(id, input, caller);
   }
 
-  @Mutation(() => ReceiptVerification, { description: 'Manual review: approves (crediting the points once) or rejects; APPROVED is final (409)' })
+  @Mutation(() => ReceiptVerification, {
+    description: 'Manual review by the caller: approves (crediting the points once) or rejects; APPROVED is final (409)',
+  })
   reviewReceiptVerification(@Args() { id }: IdArgs, @Arg('input') input: ManualReceiptReviewInput, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
-    requirePermission(ctx.principal, PERMISSIONS.pointReview);
-    return this.receipts(ctx).review(id, input);
+    const caller = requirePermission(ctx.principal, PERMISSIONS.pointReview);
+    return this.receipts(ctx).review(id, input, caller);
   }
 
   @FieldResolver(() => MemberReference, { nullable: true, description: 'The member, resolved by the auth subgraph' })

@@ -101,10 +101,10 @@ export class ReceiptService {
   /**
    * POST and PUT /receipt/verify/:id/manual. Approval prices `money` (or the amount already known)
    * with `pointRuleId`, else the shop's rule, else the default rule; given shopId and categoryId
-   * replace the known ones. Rejection stores the reason and the reviewer.
+   * replace the known ones. Rejection stores the reason. The reviewer is the caller, never a body field.
    */
-  review(id: string, input: ManualReceiptReviewInput): Promise<ReceiptVerification> {
-    if (!input.approved) return this.decide(id, { approved: false, reviewReason: input.reviewReason, reviewById: input.reviewById });
+  review(id: string, input: ManualReceiptReviewInput, reviewer: Principal): Promise<ReceiptVerification> {
+    if (!input.approved) return this.decide(id, { approved: false, reviewReason: input.reviewReason, reviewById: reviewer.id });
     return this.decide(id, {
       approved: true,
       // Amounts arrive validated to at most 2 decimals, so fixing them to 2 decimals is exact.
@@ -113,7 +113,7 @@ export class ReceiptService {
       shopId: input.shopId ?? null,
       categoryId: input.categoryId ?? null,
       reviewReason: input.reviewReason,
-      reviewById: input.reviewById,
+      reviewById: reviewer.id,
     });
   }
 

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { conflict, notFoundNamed, validationError } from '../../../core/errors';
+import { conflict, forbidden, notFoundNamed, validationError } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { PointRequestActionType, PointRequestStatus, PointRequestTicket } from '../entities/point-request-ticket';
 import { PointSource } from '../entities/point-transaction';
@@ -64,7 +64,8 @@ export class RequestTicketService {
    * Approves or rejects a pending ticket. The ticket row is locked for the whole transaction, so of
    * two concurrent reviews one applies and the other finds it reviewed (409). An approval writes the
    * ledger entry in the same transaction: a spend the balance cannot cover is refused (400) and the
-   * ticket stays pending.
+   * ticket stays pending. Nobody approves their own request (four eyes); withdrawing it by a
+   * rejection is allowed.
    */
   review(id: string, input: PointRequestReviewInput, caller: Principal): Promise<PointRequestTicket> {
     if (input.status === PointRequestStatus.pending) throw validationError([{ field: 'status', message: REVIEW_DECIDES }]);
@@ -72,6 +73,9 @@ export class RequestTicketService {
       const ticket = await em.findOne(PointRequestTicket, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!ticket) throw notFoundNamed(TICKET);
       if (ticket.status !== PointRequestStatus.pending) throw conflict(`${TICKET} already reviewed (${ticket.status})`, 'status');
+      if (input.status === PointRequestStatus.approved && ticket.requestedById === caller.id) {
+        throw forbidden('Forbidden: a point request must be approved by someone other than its requester');
+      }
       const now = new Date();
       ticket.status = input.status;
       ticket.reviewReason = input.reviewReason;

@@ -1,16 +1,16 @@
-import { ArrayMaxSize, IsEnum, IsISO8601, IsNumber, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsEnum, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointActionType, PointSource } from '../entities/point-transaction';
-import { TWO_DECIMALS } from '../../../core/validation';
+import { HasTwoDecimals } from '../../../core/validation';
 
 export const MAX_POINTS = 1_000_000_000_000;
 
 @InputType()
 export class PointMovementInput {
   @Field(() => ID) @IsUUID() memberId: string;
-  @Field(() => Float) @IsNumber(TWO_DECIMALS) @Min(0) @Max(MAX_POINTS) amount: number;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) @Max(MAX_POINTS) purchaseAmount?: number;
+  @Field(() => Float) @HasTwoDecimals() @Min(0) @Max(MAX_POINTS) amount: number;
+  @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) @Max(MAX_POINTS) purchaseAmount?: number;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) shopId?: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) categoryId?: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(1000) note?: string;

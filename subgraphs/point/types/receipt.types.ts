@@ -1,17 +1,14 @@
-import { IsBoolean, IsEnum, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsEnum, IsOptional, IsPositive, IsString, IsUUID, Max, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { ReceiptVerificationStatus } from '../entities/receipt-verification';
 import { MAX_POINTS } from './point.types';
-import { TWO_DECIMALS } from '../../../core/validation';
-
-/** Stored uploads live under PUBLIC_URL, whatever its host and port: any absolute http(s) URL. */
-const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+import { HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
 @ArgsType()
 export class MyReceiptSubmissionArgs {
   @Field({ description: 'URL of the stored receipt image (the REST adapter stores the upload)' })
-  @Matches(HTTP_URL, { message: 'imageUrl must be an http or https URL' })
+  @IsHttpUrl()
   @MaxLength(2048)
   imageUrl: string;
 }
@@ -44,14 +41,13 @@ export class AutomaticReceiptVerificationInput {
 export class ManualReceiptReviewInput {
   @Field() @IsBoolean() approved: boolean;
   @Field() @IsString() @MinLength(1) @MaxLength(1000) reviewReason: string;
-  @Field(() => ID, { description: 'The reviewer' }) @IsUUID() reviewById: string;
   @Field(() => ID, { nullable: true, description: 'The rule to price the receipt with; else the shop rule, else the default rule' })
   @IsOptional()
   @IsUUID()
   pointRuleId?: string;
   @Field(() => Float, { nullable: true, description: 'Amount of the receipt, > 0; required to approve unless already known' })
   @IsOptional()
-  @IsNumber(TWO_DECIMALS)
+  @HasTwoDecimals()
   @IsPositive()
   @Max(MAX_POINTS)
   money?: number;

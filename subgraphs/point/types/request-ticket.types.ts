@@ -1,17 +1,17 @@
-import { IsEnum, IsIn, IsNumber, IsOptional, IsPositive, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEnum, IsIn, IsOptional, IsPositive, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointRequestActionType, PointRequestStatus } from '../entities/point-request-ticket';
 import { MAX_POINTS } from './point.types';
-import { TWO_DECIMALS } from '../../../core/validation';
+import { HasTwoDecimals } from '../../../core/validation';
 
 
 /** The body of POST /request/earn and /request/spend. */
 @InputType()
 export class PointRequestInput {
   @Field(() => ID) @IsUUID() memberId: string;
-  @Field(() => Float) @IsNumber(TWO_DECIMALS) @IsPositive() @Max(MAX_POINTS) amount: number;
-  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber(TWO_DECIMALS) @Min(0) @Max(MAX_POINTS) purchaseAmount?: number;
+  @Field(() => Float) @HasTwoDecimals() @IsPositive() @Max(MAX_POINTS) amount: number;
+  @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) @Max(MAX_POINTS) purchaseAmount?: number;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) shopId?: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) categoryId?: string;
   @Field() @IsString() @MinLength(1) @MaxLength(1000) requestReason: string;

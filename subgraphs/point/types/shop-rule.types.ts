@@ -1,11 +1,10 @@
-import { IsBoolean, IsNumber, IsOptional, IsPositive, IsString, Max, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsOptional, IsPositive, IsString, Max, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
-import { given } from '../../../core/validation';
+import { given, HasDecimals } from '../../../core/validation';
 
 /** numeric(20, 4) holds it exactly; a rate above a million points per unit is a typo. */
 export const MAX_CONVERSION_RATE = 1_000_000;
-const FOUR_DECIMALS = { maxDecimalPlaces: 4, allowNaN: false, allowInfinity: false };
 
 /** The body of POST /point-rules/shop: a rule for one shop (the default rule exists already). */
 @InputType()
@@ -18,7 +17,7 @@ export class CreatePointShopRuleInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_cn?: string | null;
   @Field(() => Float, { description: 'Points per currency unit, > 0, at most 4 decimals' })
-  @IsNumber(FOUR_DECIMALS)
+  @HasDecimals(4)
   @IsPositive()
   @Max(MAX_CONVERSION_RATE)
   conversionRate: number;
@@ -40,7 +39,7 @@ export class UpdatePointShopRuleInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_cn?: string | null;
   @Field(() => Float, { nullable: true })
   @ValidateIf(given('conversionRate'))
-  @IsNumber(FOUR_DECIMALS)
+  @HasDecimals(4)
   @IsPositive()
   @Max(MAX_CONVERSION_RATE)
   conversionRate?: number;
