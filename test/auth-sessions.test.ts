@@ -108,4 +108,20 @@ describe('refresh tokens', () => {
     );
     expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
   });
+
+  it('revokes the winner of a race too: after two concurrent refreshes no issued refresh token works (20 runs)', async () => {
+    const staff = await platform.createStaff();
+    for (let run = 0; run < 20; run += 1) {
+      const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+      const token = login.body.data.data.refreshToken;
+      const results = await Promise.all(
+        [1, 2].map(() => platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })),
+      );
+      expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
+      const winner = results.find((result) => result.status === 200)!.body.data.refreshToken;
+      // One after the other: the winner's token first, as the loser's reuse must already have revoked it.
+      expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: winner } })).status).toBe(401);
+      expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })).status).toBe(401);
+    }
+  });
 });
