@@ -1,8 +1,12 @@
+import { SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { startTestPlatform, TestPlatform } from './support/test-platform';
+
+const JWT_SECRET = randomBytes(32).toString('hex');
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ JWT_SECRET });
 });
 afterAll(() => platform.close());
 
@@ -123,5 +127,49 @@ describe('refresh tokens', () => {
       expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: winner } })).status).toBe(401);
       expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })).status).toBe(401);
     }
+  });
+});
+
+describe('access token issuer and audience', () => {
+  /** A token signed with the platform's own secret, with the given `iss` and `aud` (none when undefined). */
+  function tokenFor(staffId: string, claims: { iss?: string; aud?: string }): Promise<string> {
+    const jwt = new SignJWT({ typ: 'staff', role: 'admin', perms: ['*'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(staffId).setIssuedAt().setExpirationTime('1h');
+    if (claims.iss !== undefined) jwt.setIssuer(claims.iss);
+    if (claims.aud !== undefined) jwt.setAudience(claims.aud);
+    return jwt.sign(new TextEncoder().encode(JWT_SECRET));
+  }
+
+  it('puts iss and aud in the tokens it issues', async () => {
+    const staff = await platform.createStaff();
+    const claims = JSON.parse(Buffer.from(staff.token.split('.')[1], 'base64url').toString('utf8'));
+    expect(claims).toMatchObject({ iss: 'loyalty-platform', aud: 'loyalty-platform-api', sub: staff.id });
+  });
+
+  const foreign: Array<[string, { iss?: string; aud?: string }]> = [
+    ['neither iss nor aud', {}],
+    ['no aud', { iss: 'loyalty-platform' }],
+    ['no iss', { aud: 'loyalty-platform-api' }],
+    ['another issuer', { iss: 'someone-else', aud: 'loyalty-platform-api' }],
+    ['another audience', { iss: 'loyalty-platform', aud: 'another-api' }],
+  ];
+  it.each(foreign)('refuses a token with the right secret but %s: 401 through REST and GraphQL', async (_case, claims) => {
+    const staff = await platform.createStaff();
+    const token = await tokenFor(staff.id, claims);
+    const rest = await platform.api('GET', '/auth/api/staffs/me', { token });
+    expect(rest.status).toBe(401);
+    expect(rest.body).toEqual({ statusCode: 401, data: { message: expect.any(String) } });
+    const graphql = await platform.graphql('{ currentStaff { id } }', {}, token);
+    expect(graphql.body.data).toBeNull();
+    expect(graphql.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('accepts a token with the platform issuer and audience', async () => {
+    const staff = await platform.createStaff();
+    const token = await tokenFor(staff.id, { iss: 'loyalty-platform', aud: 'loyalty-platform-api' });
+    const rest = await platform.api('GET', '/auth/api/staffs/me', { token });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.data.id).toBe(staff.id);
+    const graphql = await platform.graphql('{ currentStaff { id } }', {}, token);
+    expect(graphql.body.data.currentStaff.id).toBe(staff.id);
   });
 });
