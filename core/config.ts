@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_SCRYPT_COST } from './auth/secrets';
 
 /** Every setting an operator can change, parsed and validated in one place. */
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   trustProxy: boolean;
   /** The receipt extraction service for automatic verification; without it receipts need manual review. */
   receiptExtractorUrl?: string;
+  /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
+  passwordScryptCost: number;
 }
 
 /** When earned points expire: never, N days after they were earned, or at the end of that month. */
@@ -140,6 +143,10 @@ export function loadConfig(env: Env = process.env): Config {
   const pointExpiry = parsePointExpiry(env, problems);
   const receiptExtractorUrl = parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']);
   const secret = jwtSecret(env, dataDir, problems);
+  const passwordScryptCost = parsePositiveInt(env, 'PASSWORD_SCRYPT_COST', DEFAULT_SCRYPT_COST, problems);
+  if (passwordScryptCost < 1024 || passwordScryptCost > 2 ** 20 || (passwordScryptCost & (passwordScryptCost - 1)) !== 0) {
+    problems.push(`PASSWORD_SCRYPT_COST must be a power of two from 1024 to 1048576, got "${env.PASSWORD_SCRYPT_COST}"`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -163,5 +170,6 @@ export function loadConfig(env: Env = process.env): Config {
     pointExpiry,
     trustProxy: env.TRUST_PROXY === 'true',
     receiptExtractorUrl,
+    passwordScryptCost,
   };
 }

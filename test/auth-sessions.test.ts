@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
-import { randomBytes } from 'node:crypto';
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { PasswordHasher } from '../core/auth/secrets';
+import { startTestPlatform, TestPlatform, unique } from './support/test-platform';
 
 const JWT_SECRET = randomBytes(32).toString('hex');
 
@@ -171,5 +172,39 @@ describe('access token issuer and audience', () => {
     expect(rest.body.data.data.id).toBe(staff.id);
     const graphql = await platform.graphql('{ currentStaff { id } }', {}, token);
     expect(graphql.body.data.currentStaff.id).toBe(staff.id);
+  });
+});
+
+describe('password hashing cost', () => {
+  it('hashes at the OWASP cost by default, and a login upgrades a hash made with older parameters', async () => {
+    // An empty PASSWORD_SCRYPT_COST is unset: the platform runs with its default, not the tests' low cost.
+    const owasp = await startTestPlatform({ PASSWORD_SCRYPT_COST: '' });
+    try {
+      const id = randomUUID();
+      const email = `${unique('rehash')}@example.com`;
+      const password = unique('pw');
+      const oldHash = await new PasswordHasher(16384).hash(password);
+      expect(oldHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+      await owasp.sql.query(
+        `insert into auth.staff (id, email, firstname, lastname, role_id, status, locale, password_hash, created_at, updated_at)
+         values ($1, $2, 'Old', 'Hash', $3, 'ACTIVE', 'en', $4, now(), now())`,
+        [id, email, await owasp.roleId('tenant'), oldHash],
+      );
+      const storedHash = async () => (await owasp.sql.query('select password_hash from auth.staff where id = $1', [id])).rows[0].password_hash as string;
+      const login = (secret: string) => owasp.api('POST', '/auth/api/staffs/login', { body: { email, password: secret } });
+
+      expect((await login('wrong-password')).status).toBe(401);
+      expect(await storedHash()).toBe(oldHash);
+
+      expect((await login(password)).status).toBe(200);
+      const upgraded = await storedHash();
+      expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$/);
+
+      expect((await login(password)).status).toBe(200);
+      expect(await storedHash()).toBe(upgraded);
+      expect((await login('wrong-password')).status).toBe(401);
+    } finally {
+      await owasp.close();
+    }
   });
 });

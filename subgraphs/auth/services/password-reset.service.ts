@@ -1,5 +1,5 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { hashPassword, hashToken, numericCode } from '../../../core/auth/secrets';
+import { hashToken, numericCode } from '../../../core/auth/secrets';
 import { badRequest, notFound } from '../../../core/errors';
 import { Locale } from '../../../core/i18n';
 import { AuthDeps } from '../auth-deps';
@@ -72,7 +72,7 @@ export class PasswordResetService {
         return 'wrong-code' as const;
       }
       session.usedAt = new Date();
-      session.staff.passwordHash = await hashPassword(newPassword);
+      session.staff.passwordHash = await this.deps.passwords.hash(newPassword);
       if (session.staff.status === StaffStatus.WAIT_FOR_FIRST_ACTIVE) session.staff.status = StaffStatus.ACTIVE;
       return session.staff.id;
     });

@@ -1,6 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { hashPassword, verifyPassword } from '../../../core/auth/secrets';
 import { badRequest, conflict, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
@@ -13,20 +12,19 @@ import { PasswordResetService } from './password-reset.service';
 import { RoleService } from './role.service';
 import { SessionService, staffPrincipal } from './session.service';
 
-/** A hash to verify against when no staff matches, so that timing does not reveal which e-mails exist. */
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
 export class StaffService {
   constructor(
     private readonly em: EntityManager,
     private readonly deps: AuthDeps,
   ) {}
 
+  /** Unknown e-mails cost the same hashing time as known ones. A hash with older parameters is upgraded. */
   async login(email: string, password: string): Promise<TokenPair> {
     const staff = await this.findLiveByEmail(email);
-    const matches = await verifyPassword(password, staff?.passwordHash ?? DUMMY_HASH);
+    const matches = await this.deps.passwords.verify(password, staff?.passwordHash);
     if (!staff || !matches) throw unauthenticated('Invalid email or password');
     if (staff.status !== StaffStatus.ACTIVE) throw unauthenticated('Account is not active');
+    await this.rehashIfWeak(staff, password);
     return new SessionService(this.em, this.deps).issue(staffPrincipal(staff));
   }
 
@@ -110,10 +108,20 @@ export class StaffService {
       lastname: 'Bootstrap',
       role,
       status: StaffStatus.ACTIVE,
-      passwordHash: await hashPassword(password),
+      passwordHash: await this.deps.passwords.hash(password),
     });
     await this.em.flush();
     return staff;
+  }
+
+  /**
+   * Replaces a hash made with weaker parameters than the configured ones. Only the hash that was
+   * verified is replaced, so a password reset committed meanwhile is never undone.
+   */
+  private async rehashIfWeak(staff: Staff, password: string): Promise<void> {
+    const current = staff.passwordHash!;
+    if (!this.deps.passwords.needsRehash(current)) return;
+    await this.em.nativeUpdate(Staff, { id: staff.id, passwordHash: current }, { passwordHash: await this.deps.passwords.hash(password) });
   }
 
   findLiveByEmail(email: string): Promise<Staff | null> {
