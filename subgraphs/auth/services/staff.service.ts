@@ -8,6 +8,7 @@ import { Role } from '../entities/role';
 import { Staff, StaffStatus } from '../entities/staff';
 import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
 import { TokenPair } from '../types/session.types';
+import { revokeKeysOf } from './api-key.service';
 import { PasswordResetService } from './password-reset.service';
 import { RoleService } from './role.service';
 import { SessionService, staffPrincipal } from './session.service';
@@ -72,10 +73,12 @@ export class StaffService {
     return staff;
   }
 
+  /** A new role revokes, in the same transaction, the keys the staff member created that it no longer covers. */
   async update(id: string, input: UpdateStaffInput): Promise<Staff> {
     const staff = await this.get(id);
     const role = await new RoleService(this.em).require(input.roleId);
     if (input.email.toLowerCase() !== staff.email) await this.assertEmailFree(input.email);
+    const roleChanged = role.id !== staff.role.id;
     Object.assign(staff, {
       email: input.email.toLowerCase(),
       firstname: input.firstname,
@@ -85,16 +88,21 @@ export class StaffService {
       phoneNumber: input.phoneNumber === undefined ? staff.phoneNumber : input.phoneNumber,
       storeId: input.storeId === undefined ? staff.storeId : input.storeId,
     });
-    await this.em.flush();
+    await this.em.transactional(async (em) => {
+      if (roleChanged) await revokeKeysOf(em, staff.id, role.permissions);
+    });
     return staff;
   }
 
+  /** Deleting a staff member ends their sessions and revokes the API keys they created, in one transaction. */
   async softDelete(id: string, actor: Principal): Promise<Staff> {
     if (id === actor.id) throw badRequest('You cannot delete your own account', 'id');
     const staff = await this.get(id);
-    staff.deletedAt = new Date();
-    await this.em.flush();
-    await new SessionService(this.em, this.deps).revokeAllOf('staff', staff.id);
+    await this.em.transactional(async (em) => {
+      staff.deletedAt = new Date();
+      await revokeKeysOf(em, staff.id);
+      await new SessionService(em, this.deps).revokeAllOf('staff', staff.id);
+    });
     return staff;
   }
 
