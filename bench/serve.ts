@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { startPlatform } from '../bin/platform';
 import { AccessTokens } from '../core/auth/jwt';
-import { hashPassword } from '../core/auth/secrets';
+import { PasswordHasher } from '../core/auth/secrets';
 import { loadConfig } from '../core/config';
 import { listen, onShutdown } from '../core/http';
 import { createLogger } from '../core/logger';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   await pool.query(
     `insert into auth.staff (id, email, firstname, lastname, role_id, status, locale, password_hash, created_at, updated_at)
      select $1, $2, 'Bench', 'Staff', id, 'ACTIVE', 'en', $3, now(), now() from auth.role where key = 'admin'`,
-    [staffId, email, await hashPassword('bench-password')],
+    [staffId, email, await new PasswordHasher(config.passwordScryptCost).hash('bench-password')],
   );
   const login = await fetch(`${platform.restUrl}/auth/api/staffs/login`, {
     method: 'POST',

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { DEFAULT_SCRYPT_COST } from './auth/secrets';
 
 /** Every setting an operator can change, parsed and validated in one place. */
 export interface Config {
@@ -33,6 +34,8 @@ export interface Config {
   introspection: boolean;
   /** The receipt extraction service for automatic verification; without it receipts need manual review. */
   receiptExtractorUrl?: string;
+  /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
+  passwordScryptCost: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -215,6 +218,10 @@ export function loadConfig(env: Env = process.env): Config {
   const internal = internalSecret(env, secret, problems);
   const trustProxy = parseTrustProxy(env, problems);
   const introspection = parseBoolean(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production', problems);
+  const passwordScryptCost = parsePositiveInt(env, 'PASSWORD_SCRYPT_COST', DEFAULT_SCRYPT_COST, problems);
+  if (passwordScryptCost < 1024 || passwordScryptCost > 2 ** 20 || (passwordScryptCost & (passwordScryptCost - 1)) !== 0) {
+    problems.push(`PASSWORD_SCRYPT_COST must be a power of two from 1024 to 1048576, got "${env.PASSWORD_SCRYPT_COST}"`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -241,5 +248,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     introspection,
     receiptExtractorUrl,
+    passwordScryptCost,
   };
 }

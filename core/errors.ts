@@ -66,3 +66,14 @@ export const notFound = (what: string, id?: string) =>
 export const notFoundNamed = (what: string) => new AppError('NOT_FOUND', `${what} not found`, [], undefined, undefined, 'Not Found');
 export const conflict = (message: string, field?: string) =>
   new AppError('CONFLICT', message, field ? [{ field, message }] : []);
+
+/** A 429 whose `extensions.retryAfter` (seconds) the REST adapter sends as the Retry-After header. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super('RATE_LIMITED', message);
+    Object.assign(this.extensions, { retryAfter });
+  }
+}

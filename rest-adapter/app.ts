@@ -9,7 +9,7 @@ import { AppError, STATUS_BY_CODE, validationError } from '../core/errors';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { LocalFileStorage } from '../core/storage/file-storage';
-import { errorBody, errorFromGraphql, successBody } from './envelope';
+import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { GatewayClient } from './gateway-client';
 import { OPERATIONS } from './operations';
 import { Route, RouteInput } from './route';
@@ -74,7 +74,10 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
       if (errors.length > 0) throw validationError(errors);
       const result = await gateway.execute(document, values, req.headers.authorization, res.locals.requestId);
       if (result.errors?.length || !result.data) {
-        const error = errorFromGraphql(result.errors?.[0] ?? { message: 'Empty answer from the gateway' });
+        const first = result.errors?.[0] ?? { message: 'Empty answer from the gateway' };
+        const error = errorFromGraphql(first);
+        const retryAfter = retryAfterOf(first);
+        if (retryAfter) res.set('Retry-After', retryAfter);
         return void res.status(error.statusCode).json(error);
       }
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];

@@ -35,6 +35,12 @@ export function errorBody(statusCode: number, message: string, errors?: FieldErr
   return { statusCode, data: { message, ...(errors && errors.length > 0 ? { errors } : {}), ...(data ? { data } : {}), ...(error ? { error } : {}) } };
 }
 
+/** The Retry-After header (seconds) of a rate-limited error: its `extensions.retryAfter`. */
+export function retryAfterOf(error: GraphQLFormattedError): string | undefined {
+  const seconds = error.extensions?.retryAfter;
+  return error.extensions?.code === 'RATE_LIMITED' && typeof seconds === 'number' ? String(Math.max(1, Math.ceil(seconds))) : undefined;
+}
+
 const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
 
 /** Maps the first GraphQL error of a gateway answer to a status and the error body. */

@@ -284,3 +284,197 @@ describe('POST /services/get-access-token', () => {
     expect(fieldsOf(number.body)).toEqual(['apiKey']);
   });
 });
+
+/** A role with exactly these permissions (roles are seeded; tests add their own through the database). */
+async function customRole(permissions: string[]): Promise<string> {
+  const id = randomUUID();
+  await platform.sql.query(
+    `insert into auth.role (id, key, name_en, permissions, created_at, updated_at) values ($1, $2, 'Custom', $3, now(), now())`,
+    [id, unique('role'), permissions],
+  );
+  return id;
+}
+
+/** A logged-in staff member with a role of exactly these permissions. */
+async function staffWithPermissions(permissions: string[]): Promise<TestStaff> {
+  const roleId = await customRole(permissions);
+  const staff = await platform.createStaff('customer');
+  await platform.sql.query('update auth.staff set role_id = $2 where id = $1', [staff.id, roleId]);
+  const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+  return { ...staff, token: login.body.data.data.accessToken };
+}
+
+const allKeys = (token: string, query = '') => platform.api('GET', `${SERVICES}${query}`, { token });
+
+describe('GET /services (every key, for admins)', () => {
+  it('lists the keys of every creator with creator, role, expiry, revocation and last use, paginated in data', async () => {
+    const creator = await platform.createStaff();
+    const used = await generate({ name: unique('used'), expiredIn: 3600000 }, creator.token);
+    const unused = await generate({ name: unique('unused') }, admin.token);
+    const revoked = await generate({ name: unique('revoked') }, creator.token);
+    expect((await platform.api('DELETE', `${SERVICES}/revoke/${revoked.id}`, { token: creator.token })).status).toBe(204);
+    expect((await exchange(used.apiKey)).status).toBe(200);
+
+    const response = await allKeys(admin.token, '?limit=100');
+    expect(response.status).toBe(200);
+    expect(response.body.statusCode).toBe(200);
+    expect(response.body.data.meta).toMatchObject({ page: 1, limit: 100, total: expect.any(Number) });
+    const items: Array<Record<string, any>> = response.body.data.data;
+    const find = (id: string) => items.find((item) => item.id === id);
+    expect(find(used.id)).toEqual({
+      id: used.id,
+      name: used.name,
+      prefix: expect.any(String),
+      roleId: tenantRoleId,
+      role: { id: tenantRoleId, key: 'tenant' },
+      createdById: creator.id,
+      createdBy: { id: creator.id, email: creator.email, firstname: 'Test', lastname: 'Staff', deletedAt: null },
+      expiresAt: used.expiresAt,
+      revokedAt: null,
+      lastUsedAt: expect.stringMatching(ISO_MS),
+      createdAt: used.createdAt,
+    });
+    expect(find(unused.id)).toMatchObject({ createdById: admin.id, createdBy: { id: admin.id, email: admin.email }, lastUsedAt: null, expiresAt: null });
+    expect(find(revoked.id)!.revokedAt).toMatch(ISO_MS);
+    for (const item of items) expect(JSON.stringify(item)).not.toContain(used.apiKey);
+
+    const byCreator = await allKeys(admin.token, `?createdById=${creator.id}`);
+    expect(byCreator.body.data.meta).toEqual({ page: 1, limit: 10, total: 2, totalPages: 1 });
+    expect(byCreator.body.data.data.map((item: { id: string }) => item.id).sort()).toEqual([used.id, revoked.id].sort());
+  });
+
+  it('pages with page and limit, and rejects a limit out of 1..100 or a malformed createdById naming the field', async () => {
+    const creator = await platform.createStaff();
+    const created = [await generate({}, creator.token), await generate({}, creator.token), await generate({}, creator.token)];
+    const first = await allKeys(admin.token, `?createdById=${creator.id}&page=1&limit=2`);
+    const second = await allKeys(admin.token, `?createdById=${creator.id}&page=2&limit=2`);
+    expect(first.body.data.meta).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 });
+    const seen = [...first.body.data.data, ...second.body.data.data].map((item: { id: string }) => item.id).sort();
+    expect(seen).toEqual(created.map((key) => key.id).sort());
+    expect(fieldsOf((await allKeys(admin.token, '?limit=101')).body)).toEqual(['limit']);
+    const malformed = await allKeys(admin.token, '?createdById=nope');
+    expect(malformed.status).toBe(400);
+    expect(fieldsOf(malformed.body)).toEqual(['createdById']);
+  });
+
+  it('needs service-key:manage: 401 without a token, 403 for marketing staff, members and key tokens', async () => {
+    expect((await platform.api('GET', SERVICES)).status).toBe(401);
+    const marketing = await platform.createStaff('marketing');
+    expect((await allKeys(marketing.token)).status).toBe(403);
+    const member = await platform.loginMember();
+    expect((await allKeys(member.token)).status).toBe(403);
+    const keyToken = (await exchange((await generate()).apiKey)).body.data.accessToken;
+    expect((await allKeys(keyToken)).status).toBe(403);
+  });
+
+  it('answers the same list through GraphQL, and FORBIDDEN without the permission', async () => {
+    const key = await generate();
+    const query = 'query($createdById: ID) { apiKeys(createdById: $createdById, limit: 100) { meta { total } data { id createdBy { id } role { key } lastUsedAt } } }';
+    const answer = await platform.graphql(query, { createdById: admin.id }, admin.token);
+    expect(answer.body.data.apiKeys.data).toContainEqual({ id: key.id, createdBy: { id: admin.id }, role: { key: 'tenant' }, lastUsedAt: null });
+    const marketing = await platform.createStaff('marketing');
+    const refused = await platform.graphql(query, {}, marketing.token);
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('records the last use when the key is exchanged, and shows it to the creator too', async () => {
+    const owner = await platform.createStaff();
+    const key = await generate({}, owner.token);
+    const lastUsed = async () => (await myKeys(owner.token)).body.data.data.find((item: { id: string }) => item.id === key.id).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    expect((await exchange(key.apiKey)).status).toBe(200);
+    const first = await lastUsed();
+    expect(first).toMatch(ISO_MS);
+    const row = await platform.sql.query('select last_used_at from auth.service_api_key where id = $1', [key.id]);
+    expect(row.rows[0].last_used_at.toISOString()).toBe(first);
+    // Within the minute a second exchange writes nothing; an older last use is moved forward.
+    expect((await exchange(key.apiKey)).status).toBe(200);
+    expect(await lastUsed()).toBe(first);
+    await platform.sql.query(`update auth.service_api_key set last_used_at = last_used_at - interval '2 minutes' where id = $1`, [key.id]);
+    expect((await exchange(key.apiKey)).status).toBe(200);
+    expect(new Date(await lastUsed()).getTime()).toBeGreaterThanOrEqual(new Date(first).getTime());
+  });
+});
+
+describe('API keys do not outlive their creator', () => {
+  it('revokes every key a staff member created when the staff member is deleted; other keys keep working', async () => {
+    const creator = await platform.createStaff();
+    const keys = [await generate({}, creator.token), await generate({ expiredIn: 3600000 }, creator.token)];
+    const othersKey = await generate();
+    const keyToken = (await exchange(keys[0].apiKey)).body.data.accessToken;
+    expect((await platform.api('DELETE', `/auth/api/staffs/${creator.id}`, { token: admin.token })).status).toBe(200);
+
+    for (const key of keys) expect((await exchange(key.apiKey)).status).toBe(401);
+    expect((await platform.api('GET', '/auth/api/check-access-token-session', { token: keyToken })).body.data.data).toEqual({ valid: false });
+    expect((await exchange(othersKey.apiKey)).status).toBe(200);
+    const listed = await allKeys(admin.token, `?createdById=${creator.id}`);
+    expect(listed.body.data.data).toHaveLength(2);
+    for (const item of listed.body.data.data) {
+      expect(item.revokedAt).toMatch(ISO_MS);
+      expect(item.createdBy).toMatchObject({ id: creator.id, deletedAt: expect.stringMatching(ISO_MS) });
+    }
+  });
+
+  it('refuses a key from the token of a deleted staff member with 403', async () => {
+    const creator = await platform.createStaff();
+    expect((await platform.api('DELETE', `/auth/api/staffs/${creator.id}`, { token: admin.token })).status).toBe(200);
+    const response = await platform.api('POST', `${SERVICES}/generate-api-key`, { token: creator.token, body: { name: 'late', roleId: tenantRoleId } });
+    expect(response.status).toBe(403);
+    expect(await keysCreatedBy(creator.id)).toBe(0);
+  });
+});
+
+describe('a key role no stronger than its creator', () => {
+  it('refuses with 403 a role holding a permission the creator lacks, or * to a creator without *, and stores nothing', async () => {
+    const manager = await staffWithPermissions(['service-key:manage', 'member:read', 'role:read']);
+    const stronger: Array<[string, string]> = [
+      ['admin', await platform.roleId('admin')],
+      ['marketing', await platform.roleId('marketing')],
+      ['tenant', tenantRoleId],
+      ['member:manage', await customRole(['member:read', 'member:manage'])],
+    ];
+    for (const [_name, roleId] of stronger) {
+      const response = await platform.api('POST', `${SERVICES}/generate-api-key`, { token: manager.token, body: { name: 'svc', roleId } });
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ statusCode: 403, data: { message: expect.any(String) } });
+    }
+    expect(await keysCreatedBy(manager.id)).toBe(0);
+  });
+
+  it('accepts a role whose permissions the creator all holds', async () => {
+    const manager = await staffWithPermissions(['service-key:manage', 'member:read', 'role:read']);
+    for (const roleId of [await customRole(['member:read', 'role:read']), await customRole(['member:read']), await platform.roleId('customer')]) {
+      const key = await generate({ roleId }, manager.token);
+      expect(key.roleId).toBe(roleId);
+    }
+    expect(await keysCreatedBy(manager.id)).toBe(3);
+  });
+
+  it('judges by the creator role now stored, not by an older token', async () => {
+    const creator = await platform.createStaff();
+    await platform.sql.query('update auth.staff set role_id = $2 where id = $1', [creator.id, await customRole(['service-key:manage'])]);
+    const response = await platform.api('POST', `${SERVICES}/generate-api-key`, { token: creator.token, body: { name: 'svc', roleId: tenantRoleId } });
+    expect(response.status).toBe(403);
+    expect(await keysCreatedBy(creator.id)).toBe(0);
+  });
+
+  it('does not let a service key create keys', async () => {
+    const adminKey = await generate({ roleId: await platform.roleId('admin') });
+    const keyToken = (await exchange(adminKey.apiKey)).body.data.accessToken;
+    const response = await platform.api('POST', `${SERVICES}/generate-api-key`, { token: keyToken, body: { name: 'child', roleId: tenantRoleId } });
+    expect(response.status).toBe(403);
+    expect(await keysCreatedBy(adminKey.id)).toBe(0);
+  });
+
+  it('revokes the keys a new, weaker role of their creator no longer covers', async () => {
+    const creator = await platform.createStaff();
+    const adminKey = await generate({ roleId: await platform.roleId('admin') }, creator.token);
+    const tenantKey = await generate({ roleId: tenantRoleId }, creator.token);
+    const customerKey = await generate({ roleId: await platform.roleId('customer') }, creator.token);
+    const body = { email: creator.email, firstname: 'Test', lastname: 'Staff', roleId: tenantRoleId };
+    expect((await platform.api('PUT', `/auth/api/staffs/${creator.id}`, { token: admin.token, body })).status).toBe(200);
+    expect((await exchange(adminKey.apiKey)).status).toBe(401);
+    expect((await exchange(tenantKey.apiKey)).status).toBe(200);
+    expect((await exchange(customerKey.apiKey)).status).toBe(200);
+  });
+});

@@ -81,6 +81,12 @@ function smsTo(phoneNumber: string): Array<{ to: string; text: string }> {
 
 const wrongCode = (code: string) => (code === '000000' ? '111111' : '000000');
 
+/** Moves the staff member's reset sessions `seconds` into the past, as if their codes had been sent that much earlier. */
+const ageSessions = (staffId: string, seconds = 61) =>
+  platform.sql.query(`update auth.password_reset_session set created_at = created_at - make_interval(secs => $2) where staff_id = $1`, [staffId, seconds]);
+const sessionCount = async (staffId: string) =>
+  Number((await platform.sql.query('select count(*) from auth.password_reset_session where staff_id = $1', [staffId])).rows[0].count);
+
 /** A staff member created through POST /staffs; ACTIVE unless told otherwise (no invitation then). */
 async function createStaff(overrides: Record<string, unknown> = {}) {
   const response = await platform.api('POST', STAFFS, {
@@ -163,6 +169,7 @@ describe('POST /staffs/request-reset-password-by-email', () => {
     expect((await requestByEmail({ email: staff.email, locale: 'en' })).status).toBe(200);
     const english = lastMailTo(staff.email);
 
+    await ageSessions(staff.id);
     expect((await requestByEmail({ email: staff.email, locale: 'th' })).status).toBe(200);
     const thai = lastMailTo(staff.email);
     expect(thai.subject).not.toBe(english.subject);
@@ -171,6 +178,7 @@ describe('POST /staffs/request-reset-password-by-email', () => {
     expect(thai.text).toContain(thai.code);
     expect(thai.sessionId).not.toBe(english.sessionId);
 
+    await ageSessions(staff.id);
     expect((await requestByEmail({ email: staff.email, locale: 'cn' })).status).toBe(200);
     const chinese = lastMailTo(staff.email);
     expect(chinese.subject).toMatch(/[\u4E00-\u9FFF]/);
@@ -414,15 +422,19 @@ describe('POST /staffs/reset-password/:sessionId', () => {
   });
 });
 
-describe('one open reset session per staff member', () => {
-  it('closes the earlier session when a new code is requested', async () => {
+describe('several open reset sessions per staff member', () => {
+  it('keeps the earlier session open when a new code is requested; a reset with either closes both', async () => {
     const { staff, mail: first } = await staffWithResetSession();
+    await ageSessions(staff.id);
     expect((await requestByEmail({ email: staff.email })).status).toBe(200);
     const second = lastMailTo(staff.email);
     expect(second.sessionId).not.toBe(first.sessionId);
+    expect(await isValid(first.sessionId)).toBe(true);
+    expect(await isValid(second.sessionId)).toBe(true);
+    expect((await reset(second.sessionId, { code: second.code, newPassword: 'second-code-password' })).status).toBe(200);
     expect(await isValid(first.sessionId)).toBe(false);
     expect((await reset(first.sessionId, { code: first.code, newPassword: 'never-used' })).status).toBe(400);
-    expect(await isValid(second.sessionId)).toBe(true);
+    expect((await login(staff.email, 'second-code-password')).status).toBe(200);
   });
 
   it('says how long the code lasts: 15 minutes for a reset, 72 hours for an invitation', async () => {
@@ -509,5 +521,94 @@ describe('first activation by invitation', () => {
     expect(fetched.body.data.data.status).toBe('INACTIVE');
     const response = await login(staff.email, 'inactive-password');
     expect(response.status).toBe(401);
+  });
+});
+
+describe('anonymous reset requests are throttled per staff member', () => {
+  it('refuses a second admin-initiated code within a minute with 429 and Retry-After, sends nothing and keeps the open session', async () => {
+    const staff = await createStaff();
+    expect((await requestForStaff({ type: 'EMAIL', staffId: staff.id })).status).toBe(200);
+    const first = lastMailTo(staff.email);
+    const mailsBefore = platform.smtp.mails.length;
+
+    const again = await requestForStaff({ type: 'EMAIL', staffId: staff.id });
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ statusCode: 429, data: { message: expect.any(String) } });
+    const retryAfter = Number(again.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(platform.smtp.mails.length).toBe(mailsBefore);
+    expect(await sessionCount(staff.id)).toBe(1);
+    expect(await isValid(first.sessionId)).toBe(true);
+
+    const graphql = await platform.graphql(
+      'mutation($input: RequestPasswordResetInput!) { requestStaffPasswordReset(input: $input) }',
+      { input: { type: 'EMAIL', staffId: staff.id } },
+    );
+    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+
+    await ageSessions(staff.id);
+    expect((await requestForStaff({ type: 'EMAIL', staffId: staff.id })).status).toBe(200);
+    expect(await sessionCount(staff.id)).toBe(2);
+  });
+
+  it('sends at most five codes an hour, whatever the channel, then 429 until the oldest leaves the hour', async () => {
+    const phoneNumber = `+66${Date.now() % 1e9}${Math.floor(Math.random() * 10)}`;
+    const staff = await createStaff({ phoneNumber });
+    for (let request = 0; request < 5; request += 1) {
+      const response = await requestForStaff({ type: request % 2 === 0 ? 'EMAIL' : 'SMS', staffId: staff.id });
+      expect(response.status).toBe(200);
+      await ageSessions(staff.id);
+    }
+    const sixth = await requestForStaff({ type: 'SMS', staffId: staff.id });
+    expect(sixth.status).toBe(429);
+    const retryAfter = Number(sixth.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(60);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(smsTo(phoneNumber)).toHaveLength(2);
+    expect((await requestByEmail({ email: staff.email })).status).toBe(200);
+    expect(await sessionCount(staff.id)).toBe(5);
+
+    await ageSessions(staff.id, 3600 - 5 * 61 + 1);
+    expect((await requestForStaff({ type: 'SMS', staffId: staff.id })).status).toBe(200);
+    expect(smsTo(phoneNumber)).toHaveLength(3);
+  });
+
+  it('lets one of several concurrent requests for the same staff member through', async () => {
+    const staff = await createStaff();
+    const results = await Promise.all(Array.from({ length: 5 }, () => requestForStaff({ type: 'EMAIL', staffId: staff.id })));
+    expect(results.map((result) => result.status).sort()).toEqual([200, 429, 429, 429, 429]);
+    expect(await sessionCount(staff.id)).toBe(1);
+  });
+
+  it('drops a throttled request by e-mail silently: the same 200, no second mail', async () => {
+    const { staff, mail } = await staffWithResetSession();
+    const mailsBefore = platform.smtp.mails.length;
+    const again = await requestByEmail({ email: staff.email });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ statusCode: 200, data: { message: expect.any(String) } });
+    expect(platform.smtp.mails.length).toBe(mailsBefore);
+    expect(await sessionCount(staff.id)).toBe(1);
+    expect(await isValid(mail.sessionId)).toBe(true);
+  });
+
+  it('never closes an open invitation: the new staff member still activates with the invitation code', async () => {
+    const email = `${unique('invited')}@example.com`;
+    const created = await platform.api('POST', STAFFS, { token: admin.token, body: { email, firstname: 'New', lastname: 'Hire', roleId: tenantRoleId } });
+    expect(created.status).toBe(201);
+    const staffId = created.body.data.data.id;
+    const invitation = lastMailTo(email);
+
+    expect((await requestForStaff({ type: 'EMAIL', staffId })).status).toBe(429);
+    expect(await isValid(invitation.sessionId)).toBe(true);
+    await ageSessions(staffId);
+    expect((await requestForStaff({ type: 'EMAIL', staffId })).status).toBe(200);
+    await ageSessions(staffId);
+    expect((await requestByEmail({ email })).status).toBe(200);
+    expect(await sessionCount(staffId)).toBe(3);
+    expect(await isValid(invitation.sessionId)).toBe(true);
+
+    expect((await reset(invitation.sessionId, { code: invitation.code, newPassword: 'invited-password' })).status).toBe(200);
+    expect((await login(email, 'invited-password')).status).toBe(200);
   });
 });

@@ -1,8 +1,13 @@
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { SignJWT } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { PasswordHasher } from '../core/auth/secrets';
+import { startTestPlatform, TestPlatform, unique } from './support/test-platform';
+
+const JWT_SECRET = randomBytes(32).toString('hex');
 
 let platform: TestPlatform;
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ JWT_SECRET });
 });
 afterAll(() => platform.close());
 
@@ -107,5 +112,99 @@ describe('refresh tokens', () => {
       [1, 2].map(() => platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })),
     );
     expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
+  });
+
+  it('revokes the winner of a race too: after two concurrent refreshes no issued refresh token works (20 runs)', async () => {
+    const staff = await platform.createStaff();
+    for (let run = 0; run < 20; run += 1) {
+      const login = await platform.api('POST', '/auth/api/staffs/login', { body: { email: staff.email, password: staff.password } });
+      const token = login.body.data.data.refreshToken;
+      const results = await Promise.all(
+        [1, 2].map(() => platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })),
+      );
+      expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
+      const winner = results.find((result) => result.status === 200)!.body.data.refreshToken;
+      // One after the other: the winner's token first, as the loser's reuse must already have revoked it.
+      expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: winner } })).status).toBe(401);
+      expect((await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken: token } })).status).toBe(401);
+    }
+  });
+});
+
+describe('access token issuer and audience', () => {
+  /** A token signed with the platform's own secret, with the given `iss` and `aud` (none when undefined). */
+  function tokenFor(staffId: string, claims: { iss?: string; aud?: string }): Promise<string> {
+    const jwt = new SignJWT({ typ: 'staff', role: 'admin', perms: ['*'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(staffId).setIssuedAt().setExpirationTime('1h');
+    if (claims.iss !== undefined) jwt.setIssuer(claims.iss);
+    if (claims.aud !== undefined) jwt.setAudience(claims.aud);
+    return jwt.sign(new TextEncoder().encode(JWT_SECRET));
+  }
+
+  it('puts iss and aud in the tokens it issues', async () => {
+    const staff = await platform.createStaff();
+    const claims = JSON.parse(Buffer.from(staff.token.split('.')[1], 'base64url').toString('utf8'));
+    expect(claims).toMatchObject({ iss: 'loyalty-platform', aud: 'loyalty-platform-api', sub: staff.id });
+  });
+
+  const foreign: Array<[string, { iss?: string; aud?: string }]> = [
+    ['neither iss nor aud', {}],
+    ['no aud', { iss: 'loyalty-platform' }],
+    ['no iss', { aud: 'loyalty-platform-api' }],
+    ['another issuer', { iss: 'someone-else', aud: 'loyalty-platform-api' }],
+    ['another audience', { iss: 'loyalty-platform', aud: 'another-api' }],
+  ];
+  it.each(foreign)('refuses a token with the right secret but %s: 401 through REST and GraphQL', async (_case, claims) => {
+    const staff = await platform.createStaff();
+    const token = await tokenFor(staff.id, claims);
+    const rest = await platform.api('GET', '/auth/api/staffs/me', { token });
+    expect(rest.status).toBe(401);
+    expect(rest.body).toEqual({ statusCode: 401, data: { message: expect.any(String) } });
+    const graphql = await platform.graphql('{ currentStaff { id } }', {}, token);
+    expect(graphql.body.data).toBeNull();
+    expect(graphql.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('accepts a token with the platform issuer and audience', async () => {
+    const staff = await platform.createStaff();
+    const token = await tokenFor(staff.id, { iss: 'loyalty-platform', aud: 'loyalty-platform-api' });
+    const rest = await platform.api('GET', '/auth/api/staffs/me', { token });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.data.id).toBe(staff.id);
+    const graphql = await platform.graphql('{ currentStaff { id } }', {}, token);
+    expect(graphql.body.data.currentStaff.id).toBe(staff.id);
+  });
+});
+
+describe('password hashing cost', () => {
+  it('hashes at the OWASP cost by default, and a login upgrades a hash made with older parameters', async () => {
+    // An empty PASSWORD_SCRYPT_COST is unset: the platform runs with its default, not the tests' low cost.
+    const owasp = await startTestPlatform({ PASSWORD_SCRYPT_COST: '' });
+    try {
+      const id = randomUUID();
+      const email = `${unique('rehash')}@example.com`;
+      const password = unique('pw');
+      const oldHash = await new PasswordHasher(16384).hash(password);
+      expect(oldHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+      await owasp.sql.query(
+        `insert into auth.staff (id, email, firstname, lastname, role_id, status, locale, password_hash, created_at, updated_at)
+         values ($1, $2, 'Old', 'Hash', $3, 'ACTIVE', 'en', $4, now(), now())`,
+        [id, email, await owasp.roleId('tenant'), oldHash],
+      );
+      const storedHash = async () => (await owasp.sql.query('select password_hash from auth.staff where id = $1', [id])).rows[0].password_hash as string;
+      const login = (secret: string) => owasp.api('POST', '/auth/api/staffs/login', { body: { email, password: secret } });
+
+      expect((await login('wrong-password')).status).toBe(401);
+      expect(await storedHash()).toBe(oldHash);
+
+      expect((await login(password)).status).toBe(200);
+      const upgraded = await storedHash();
+      expect(upgraded).toMatch(/^scrypt\$131072\$8\$1\$/);
+
+      expect((await login(password)).status).toBe(200);
+      expect(await storedHash()).toBe(upgraded);
+      expect((await login('wrong-password')).status).toBe(401);
+    } finally {
+      await owasp.close();
+    }
   });
 });

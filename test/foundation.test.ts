@@ -29,7 +29,14 @@ afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: t
 describe('configuration', () => {
   it('reports every invalid variable at once, by name', () => {
     const attempt = () =>
-      loadConfig({ DATA_DIR: tempDir(), PORT: 'abc', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', BOOTSTRAP_ADMIN_EMAIL: 'a@b.co' });
+      loadConfig({
+        DATA_DIR: tempDir(),
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        JWT_SECRET: 'short',
+        BOOTSTRAP_ADMIN_EMAIL: 'a@b.co',
+        PASSWORD_SCRYPT_COST: '1000',
+      });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
@@ -39,6 +46,7 @@ describe('configuration', () => {
       expect(message).toContain('DATABASE_URL must use postgres: or postgresql:');
       expect(message).toContain('JWT_SECRET must be at least 32 characters');
       expect(message).toContain('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
+      expect(message).toContain('PASSWORD_SCRYPT_COST must be a power of two');
     }
   });
 
@@ -57,6 +65,7 @@ describe('configuration', () => {
     expect(config.gatewayPort).toBe(4000);
     expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
     expect(config.rateLimit.standardPerHour).toBe(1000);
+    expect(config.passwordScryptCost).toBe(131072);
   });
 });
 

@@ -36,6 +36,11 @@ export class Principal {
   }
 }
 
+/** Whether the permissions `held` include every one of `wanted`; `*` is included only by `*`. */
+export function grantsAll(held: string[], wanted: string[]): boolean {
+  return held.includes('*') || (!wanted.includes('*') && wanted.every((permission) => held.includes(permission)));
+}
+
 export function requirePrincipal(principal: Principal | undefined): Principal {
   if (!principal) throw unauthenticated();
   return principal;

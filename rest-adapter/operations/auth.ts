@@ -35,7 +35,11 @@ export const AUTH_OPERATIONS = {
   GenerateApiKey: `mutation GenerateApiKey($input: GenerateApiKeyInput!) {
     generateApiKey(input: $input) { id name apiKey roleId expiresAt createdAt } }`,
   MyApiKeys: `query MyApiKeys($page: Int, $limit: Int) {
-    myApiKeys(page: $page, limit: $limit) { ${PAGE_META} data { id name prefix roleId expiresAt revokedAt createdAt } } }`,
+    myApiKeys(page: $page, limit: $limit) { ${PAGE_META} data { id name prefix roleId expiresAt revokedAt lastUsedAt createdAt } } }`,
+  ApiKeys: `query ApiKeys($page: Int, $limit: Int, $createdById: ID) {
+    apiKeys(page: $page, limit: $limit, createdById: $createdById) { ${PAGE_META} data {
+      id name prefix roleId role { id key } createdById createdBy { id email firstname lastname deletedAt }
+      expiresAt revokedAt lastUsedAt createdAt } } }`,
   RevokeApiKey: 'mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) }',
   ExchangeApiKey: 'mutation ExchangeApiKey($apiKey: String!) { exchangeApiKey(apiKey: $apiKey) { accessToken expiresIn } }',
 

@@ -73,6 +73,7 @@ export const AUTH_ROUTES: Route[] = [
   // Service API keys
   { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', variables: body, envelope: 'data', status: 201 },
   { method: 'get', path: `${BASE}/services/me`, operation: 'MyApiKeys', variables: query, envelope: 'data' },
+  { method: 'get', path: `${BASE}/services`, operation: 'ApiKeys', variables: query, envelope: 'data' },
   { method: 'delete', path: `${BASE}/services/revoke/:id`, operation: 'RevokeApiKey', variables: id, envelope: 'empty', status: 204 },
   {
     method: 'post',

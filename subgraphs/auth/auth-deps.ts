@@ -1,4 +1,5 @@
 import { AccessTokens } from '../../core/auth/jwt';
+import { PasswordHasher } from '../../core/auth/secrets';
 import { Mailer } from '../../core/messaging/mailer';
 import { SmsSender } from '../../core/messaging/sms';
 import { Logger } from '../../core/logger';
@@ -7,6 +8,7 @@ import { ChatappClient } from './chatapp-client';
 /** What the auth services need from outside the database. */
 export interface AuthDeps {
   tokens: AccessTokens;
+  passwords: PasswordHasher;
   mailer: Mailer;
   sms: SmsSender;
   chatapp: ChatappClient;

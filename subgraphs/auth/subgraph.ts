@@ -1,4 +1,5 @@
 import { AccessTokens } from '../../core/auth/jwt';
+import { PasswordHasher } from '../../core/auth/secrets';
 import { Config } from '../../core/config';
 import { RequestContext } from '../../core/context';
 import { openDomainOrm } from '../../core/db/orm';
@@ -55,6 +56,7 @@ export async function startAuthSubgraph(config: Config, databaseUrl: string, log
   const tokens = new AccessTokens(config.jwtSecret);
   const deps: AuthDeps = {
     tokens,
+    passwords: new PasswordHasher(config.passwordScryptCost),
     mailer: createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger),
     sms: createSmsSender(config.dataDir, logger),
     chatapp: new ChatappClient(config.chatapp),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { RunningPlatform, startPlatform } from '../../bin/platform';
-import { hashPassword } from '../../core/auth/secrets';
+import { PasswordHasher } from '../../core/auth/secrets';
 import { Config, loadConfig } from '../../core/config';
 import { DestinationStream } from '../../core/logger';
 import { CallerRateLimiter } from '../../core/rate-limit';
@@ -85,9 +85,12 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     CHATAPP_APP_SECRET,
     SMTP_URL: smtp.url,
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
+    // Production hashes at the OWASP cost (2^17, about 0.4 s each); tests create hundreds of staff members.
+    PASSWORD_SCRYPT_COST: '1024',
     ...env,
   });
   const platform = await startPlatform(config, { logDestination, rateLimitNamespace: unique('rl') });
+  const passwords = new PasswordHasher(config.passwordScryptCost);
   const sql = new Pool({ connectionString: databaseUrl, max: 2 });
 
   const api = async <T = any>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
@@ -119,7 +122,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     await sql.query(
       `insert into auth.staff (id, email, firstname, lastname, role_id, status, locale, password_hash, created_at, updated_at)
        values ($1, $2, 'Test', 'Staff', $3, 'ACTIVE', 'en', $4, now(), now())`,
-      [id, email, await roleId(roleKey), await hashPassword(password)],
+      [id, email, await roleId(roleKey), await passwords.hash(password)],
     );
     const login = await api('POST', '/auth/api/staffs/login', { body: { email, password } });
     if (login.status !== 200) throw new Error(`staff login failed: ${JSON.stringify(login.body)}`);

@@ -5,11 +5,10 @@ import { PageArgs, PageType } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
 import { ServiceApiKey } from '../entities/service-api-key';
 import { ApiKeyService } from '../services/api-key.service';
-import { ApiKeyExchangeArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
+import { ApiKeyExchangeArgs, ApiKeyListArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
 import { ServiceAccessToken } from '../types/session.types';
 import { IdArgs } from '../../../core/graphql/id-args';
 import { OncePerRequest } from '../../../core/graphql/once-per-request';
-
 
 const ServiceApiKeyPage = PageType(ServiceApiKey, 'ServiceApiKey');
 
@@ -17,7 +16,9 @@ const ServiceApiKeyPage = PageType(ServiceApiKey, 'ServiceApiKey');
 export class ApiKeyResolver {
   constructor(private readonly deps: AuthDeps) {}
 
-  @Mutation(() => CreatedApiKey, { description: 'Creates an API key; the key itself is returned only here' })
+  @Mutation(() => CreatedApiKey, {
+    description: "Creates an API key; the key itself is returned only here. Staff only; the role can be no stronger than the creator's",
+  })
   generateApiKey(@Arg('input') input: GenerateApiKeyInput, @Ctx() ctx: RequestContext): Promise<CreatedApiKey> {
     const principal = requirePermission(ctx.principal, PERMISSIONS.serviceKeyManage);
     return new ApiKeyService(ctx.em, this.deps).generate(input, principal);
@@ -27,6 +28,12 @@ export class ApiKeyResolver {
   myApiKeys(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
     const principal = requireKind(ctx.principal, 'staff');
     return new ApiKeyService(ctx.em, this.deps).listCreatedBy(principal, args);
+  }
+
+  @Query(() => ServiceApiKeyPage, { description: 'Every API key, revoked ones included, with its creator and last use' })
+  apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: RequestContext) {
+    requirePermission(ctx.principal, PERMISSIONS.serviceKeyManage);
+    return new ApiKeyService(ctx.em, this.deps).listAll(args);
   }
 
   @Mutation(() => Boolean)

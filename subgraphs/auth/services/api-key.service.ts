@@ -1,16 +1,19 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
-import { Principal } from '../../../core/auth/principal';
+import { grantsAll, Principal } from '../../../core/auth/principal';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
-import { notFound, unauthenticated } from '../../../core/errors';
+import { forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
 import { ServiceApiKey } from '../entities/service-api-key';
-import { CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
+import { Staff } from '../entities/staff';
+import { ApiKeyListArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
 import { ServiceAccessToken } from '../types/session.types';
 import { RoleService } from './role.service';
 
 const KEY_PREFIX = 'lpk_';
+/** `lastUsedAt` is written at most once a minute per key, so that busy services do not write on every exchange. */
+const LAST_USE_PRECISION_MS = 60 * 1000;
 
 /** API keys for service callers: shown once, stored as a hash, exchanged for short-lived tokens. */
 export class ApiKeyService {
@@ -19,28 +22,35 @@ export class ApiKeyService {
     private readonly deps: AuthDeps,
   ) {}
 
+  /**
+   * Only staff members create keys, and a key's role can be no stronger than its creator's current
+   * role (read from the database, not from the possibly older token): 403 otherwise.
+   */
   async generate(input: GenerateApiKeyInput, creator: Principal): Promise<CreatedApiKey> {
+    const staff = creator.kind === 'staff' ? await this.em.findOne(Staff, { id: creator.id, deletedAt: null }, { populate: ['role'] }) : null;
+    if (!staff) throw forbidden('Only staff members can create API keys');
     const role = await new RoleService(this.em).require(input.roleId);
+    if (!grantsAll(staff.role.permissions, role.permissions)) throw forbidden('The key role grants permissions your own role does not have');
     const apiKey = `${KEY_PREFIX}${randomToken(32)}`;
     const key = this.em.create(ServiceApiKey, {
       name: input.name,
       role,
       prefix: apiKey.slice(0, KEY_PREFIX.length + 6),
       keyHash: hashToken(apiKey),
-      createdById: creator.id,
+      createdById: staff.id,
       expiresAt: input.expiredIn ? new Date(Date.now() + input.expiredIn) : null,
     });
     await this.em.flush();
     return { id: key.id, name: key.name, apiKey, roleId: role.id, expiresAt: key.expiresAt, createdAt: key.createdAt };
   }
 
-  async listCreatedBy(creator: Principal, args: PageArgs): Promise<Page<ServiceApiKey>> {
-    const [items, total] = await this.em.findAndCount(
-      ServiceApiKey,
-      { createdById: creator.id },
-      { populate: ['role'], orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) },
-    );
-    return pageOf(items, total, args);
+  listCreatedBy(creator: Principal, args: PageArgs): Promise<Page<ServiceApiKey>> {
+    return this.list({ createdById: creator.id }, args);
+  }
+
+  /** Every key (for admins), revoked ones included, newest first; `createdById` narrows to one creator. */
+  listAll(args: ApiKeyListArgs): Promise<Page<ServiceApiKey>> {
+    return this.list(args.createdById ? { createdById: args.createdById } : {}, args);
   }
 
   /** Revokes a key its caller created (an admin may revoke any key). */
@@ -54,7 +64,38 @@ export class ApiKeyService {
   async exchange(apiKey: string): Promise<ServiceAccessToken> {
     const key = await this.em.findOne(ServiceApiKey, { keyHash: hashToken(apiKey) }, { populate: ['role'] });
     if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) throw unauthenticated('Invalid API key');
+    const now = new Date();
+    await this.em.nativeUpdate(
+      ServiceApiKey,
+      { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - LAST_USE_PRECISION_MS) } }] },
+      { lastUsedAt: now },
+    );
     const principal = new Principal('service', key.id, key.role.key, key.role.permissions);
     return { accessToken: await this.deps.tokens.sign(principal, ACCESS_TOKEN_TTL_SECONDS), expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  private async list(where: { createdById?: string }, args: PageArgs): Promise<Page<ServiceApiKey>> {
+    const [items, total] = await this.em.findAndCount(ServiceApiKey, where, {
+      populate: ['role'],
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      limit: args.limit,
+      offset: offsetOf(args),
+    });
+    const creators = await this.em.find(Staff, { id: { $in: [...new Set(items.map((key) => key.createdById))] } });
+    const byId = new Map(creators.map((staff) => [staff.id, staff]));
+    for (const key of items) key.createdBy = byId.get(key.createdById) ?? null;
+    return pageOf(items, total, args);
+  }
+}
+
+/**
+ * Revokes, within the caller's transaction (flushed with it), the live keys a staff member created:
+ * all of them on deletion, or, given the creator's new permissions, those whose role is now stronger.
+ */
+export async function revokeKeysOf(em: EntityManager, staffId: string, newRolePermissions?: string[]): Promise<void> {
+  const live = await em.find(ServiceApiKey, { createdById: staffId, revokedAt: null }, { populate: ['role'] });
+  const now = new Date();
+  for (const key of live) {
+    if (!newRolePermissions || !grantsAll(newRolePermissions, key.role.permissions)) key.revokedAt = now;
   }
 }

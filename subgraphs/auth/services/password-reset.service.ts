@@ -1,6 +1,6 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { hashPassword, hashToken, numericCode } from '../../../core/auth/secrets';
-import { badRequest, notFound } from '../../../core/errors';
+import { hashToken, numericCode } from '../../../core/auth/secrets';
+import { badRequest, notFound, RateLimitedError } from '../../../core/errors';
 import { Locale } from '../../../core/i18n';
 import { AuthDeps } from '../auth-deps';
 import { PasswordResetSession, ResetChannel } from '../entities/password-reset-session';
@@ -10,6 +10,8 @@ import { SessionService } from './session.service';
 const RESET_TTL_MS = 15 * 60 * 1000;
 const INVITATION_TTL_MS = 72 * 3600 * 1000;
 const MAX_FAILED_ATTEMPTS = 5;
+/** Anonymous requests send a staff member at most one code a minute and five an hour. */
+const THROTTLE = { minGapMs: 60 * 1000, perWindow: 5, windowMs: 3600 * 1000 };
 
 type ResetText = (code: string, sessionId: string, validFor: number) => { subject: string; text: string };
 
@@ -39,23 +41,36 @@ export class PasswordResetService {
     private readonly deps: AuthDeps,
   ) {}
 
-  /** Admin-initiated reset of a given staff member, by e-mail or SMS. */
+  /**
+   * Admin-initiated reset of a given staff member, by e-mail or SMS. It needs no token (spec Part 1),
+   * so it is throttled per staff member (429 with Retry-After) and adds a session without closing
+   * the open ones: a caller who knows a staff id can neither end an invitation or a reset in
+   * progress nor flood the staff member with codes.
+   */
   async requestForStaff(staffId: string, channel: ResetChannel): Promise<void> {
     const staff = await this.em.findOne(Staff, { id: staffId, deletedAt: null });
     if (!staff) throw notFound('Staff', staffId);
     if (channel === ResetChannel.SMS && !staff.phoneNumber) throw badRequest('The staff member has no phone number', 'type');
-    await this.open(staff, channel, RESET_TTL_MS, staff.locale);
+    const retryAfterMs = await this.openThrottled(staff, channel, staff.locale);
+    if (retryAfterMs !== undefined) {
+      throw new RateLimitedError('Too many reset codes requested for this staff member; try again later', Math.ceil(retryAfterMs / 1000));
+    }
   }
 
-  /** Self-service reset by e-mail. Answers the same whether or not the address is known. */
+  /**
+   * Self-service reset by e-mail, under the same throttle. Answers the same whether or not the address
+   * is known, so a throttled request is dropped silently: a 429 would tell which addresses exist.
+   */
   async requestByEmail(email: string, locale: Locale = Locale.en): Promise<void> {
     const staff = await this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null });
-    if (staff) await this.open(staff, ResetChannel.EMAIL, RESET_TTL_MS, locale);
+    if (staff) await this.openThrottled(staff, ResetChannel.EMAIL, locale);
   }
 
-  /** A new staff member sets a first password through the same mechanism. */
+  /** A new staff member sets a first password through the same mechanism (an admin created them: no throttle). */
   async sendInvitation(staff: Staff): Promise<void> {
-    await this.open(staff, ResetChannel.EMAIL, INVITATION_TTL_MS, staff.locale);
+    const session = this.createSession(this.em, staff, ResetChannel.EMAIL, INVITATION_TTL_MS);
+    await this.em.flush();
+    await this.send(staff, session, staff.locale);
   }
 
   async isValid(sessionId: string): Promise<boolean> {
@@ -72,7 +87,7 @@ export class PasswordResetService {
         return 'wrong-code' as const;
       }
       session.usedAt = new Date();
-      session.staff.passwordHash = await hashPassword(newPassword);
+      session.staff.passwordHash = await this.deps.passwords.hash(newPassword);
       if (session.staff.status === StaffStatus.WAIT_FOR_FIRST_ACTIVE) session.staff.status = StaffStatus.ACTIVE;
       return session.staff.id;
     });
@@ -86,21 +101,53 @@ export class PasswordResetService {
     await this.em.nativeUpdate(PasswordResetSession, { staff: staffId, usedAt: null }, { usedAt: new Date() });
   }
 
-  /** Opens a new session for the staff member; any earlier open one stops working. */
-  private async open(staff: Staff, channel: ResetChannel, ttlMs: number, locale: Locale): Promise<void> {
-    await this.closeOpenSessions(staff.id);
-    const code = numericCode();
-    const session = this.em.create(PasswordResetSession, {
-      staff,
-      channel,
-      codeHash: hashToken(code),
-      expiresAt: new Date(Date.now() + ttlMs),
+  /**
+   * Opens a reset session and sends its code, unless the staff member had a code less than a minute
+   * ago or five within the hour (invitations included): then nothing is sent and the answer is how
+   * long to wait, in milliseconds. Earlier open sessions stay open. The staff row's lock makes
+   * concurrent requests for one staff member count one after the other.
+   */
+  private async openThrottled(staff: Staff, channel: ResetChannel, locale: Locale): Promise<number | undefined> {
+    const opened = await this.em.transactional(async (em) => {
+      await em.findOneOrFail(Staff, { id: staff.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const now = Date.now();
+      const recent = await em.find(
+        PasswordResetSession,
+        { staff: staff.id, createdAt: { $gt: new Date(now - THROTTLE.windowMs) } },
+        { orderBy: { createdAt: 'desc' }, limit: THROTTLE.perWindow },
+      );
+      const sinceLast = recent.length > 0 ? now - recent[0].createdAt.getTime() : Infinity;
+      if (sinceLast < THROTTLE.minGapMs) return { retryAfterMs: THROTTLE.minGapMs - sinceLast };
+      if (recent.length >= THROTTLE.perWindow) {
+        const oldestCounted = recent[THROTTLE.perWindow - 1].createdAt.getTime();
+        return { retryAfterMs: oldestCounted + THROTTLE.windowMs - now };
+      }
+      return { session: this.createSession(em, staff, channel, RESET_TTL_MS) };
     });
-    await this.em.flush();
-    const message = RESET_TEXT[locale](code, session.id, ttlMs / 60_000);
-    if (channel === ResetChannel.SMS) await this.deps.sms.send(staff.phoneNumber!, message.text);
+    if ('retryAfterMs' in opened) return opened.retryAfterMs;
+    await this.send(staff, opened.session, locale);
+    return undefined;
+  }
+
+  /** A new session with its code, persisted with the next flush. The code itself is kept only until it is sent. */
+  private createSession(em: EntityManager, staff: Staff, channel: ResetChannel, ttlMs: number): OpenedSession {
+    const code = numericCode();
+    const session = em.create(PasswordResetSession, { staff, channel, codeHash: hashToken(code), expiresAt: new Date(Date.now() + ttlMs) });
+    return { id: session.id, channel, code, ttlMs };
+  }
+
+  private async send(staff: Staff, session: OpenedSession, locale: Locale): Promise<void> {
+    const message = RESET_TEXT[locale](session.code, session.id, session.ttlMs / 60_000);
+    if (session.channel === ResetChannel.SMS) await this.deps.sms.send(staff.phoneNumber!, message.text);
     else await this.deps.mailer.send({ to: staff.email, ...message });
   }
+}
+
+interface OpenedSession {
+  id: string;
+  channel: ResetChannel;
+  code: string;
+  ttlMs: number;
 }
 
 /** Whether the session can still reset a password; its staff must be loaded. */

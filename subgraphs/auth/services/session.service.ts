@@ -1,4 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
@@ -22,39 +22,40 @@ export class SessionService {
     private readonly deps: AuthDeps,
   ) {}
 
-  /** Opens a session (or continues `familyId`) for the principal. */
-  async issue(principal: Principal, familyId: string = randomUUID()): Promise<TokenPair> {
-    const refreshToken = randomToken();
-    this.em.create(RefreshToken, {
-      familyId,
-      tokenHash: hashToken(refreshToken),
-      subjectKind: principal.kind as SessionSubject,
-      subjectId: principal.id,
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
-    });
+  /** Opens a session for the principal. */
+  async issue(principal: Principal): Promise<TokenPair> {
+    const refreshToken = this.createRefreshToken(this.em, principal, randomUUID());
     await this.em.flush();
     return { accessToken: await this.deps.tokens.sign(principal), refreshToken };
   }
 
   /**
    * Exchanges a refresh token for a new pair. The token is used up; presenting a used token again
-   * means it leaked, so the whole session family is revoked.
+   * means it leaked, so the whole session family is revoked, including the tokens issued from it.
+   * Claiming the token, detecting reuse, revoking and issuing the next token are one transaction
+   * holding the presented token's row lock: of two concurrent refreshes with the same token, the
+   * second waits for the first to commit, then sees the token used and revokes the winner's new one.
    */
   async refresh(refreshToken: string | undefined): Promise<TokenPair> {
     if (!refreshToken) throw unauthenticated('Refresh token not found');
-    const stored = await this.em.findOne(RefreshToken, { tokenHash: hashToken(refreshToken) });
-    if (!stored || stored.revokedAt || stored.expiresAt <= new Date()) throw unauthenticated('Invalid refresh token');
-    const claimed = await this.em.nativeUpdate(RefreshToken, { id: stored.id, usedAt: null }, { usedAt: new Date() });
-    if (claimed === 0) {
-      await this.revokeFamily(stored.familyId);
-      throw unauthenticated('Refresh token was already used; the session has been revoked');
-    }
-    const principal = await this.principalOf(stored);
-    if (!principal) {
-      await this.revokeFamily(stored.familyId);
-      throw unauthenticated('Account is not active');
-    }
-    return this.issue(principal, stored.familyId);
+    const outcome = await this.em.transactional(async (em) => {
+      const stored = await em.findOne(RefreshToken, { tokenHash: hashToken(refreshToken) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!stored || stored.revokedAt || stored.expiresAt <= new Date()) return { refused: 'Invalid refresh token' };
+      if (stored.usedAt) {
+        await revokeFamily(em, stored.familyId);
+        return { refused: 'Refresh token was already used; the session has been revoked' };
+      }
+      const principal = await this.principalOf(stored, em);
+      if (!principal) {
+        await revokeFamily(em, stored.familyId);
+        return { refused: 'Account is not active' };
+      }
+      stored.usedAt = new Date();
+      return { principal, refreshToken: this.createRefreshToken(em, principal, stored.familyId) };
+    });
+    // Thrown after the commit, so that a revocation stands.
+    if ('refused' in outcome) throw unauthenticated(outcome.refused);
+    return { accessToken: await this.deps.tokens.sign(outcome.principal), refreshToken: outcome.refreshToken };
   }
 
   /** Ends every session of a subject (after a password change, a deletion or a deactivation). */
@@ -71,16 +72,30 @@ export class SessionService {
     return Boolean(await this.principalOf({ subjectKind: principal.kind, subjectId: principal.id }));
   }
 
-  private async revokeFamily(familyId: string): Promise<void> {
-    await this.em.nativeUpdate(RefreshToken, { familyId, revokedAt: null }, { revokedAt: new Date() });
+  /** A new refresh token of the family, persisted with the next flush; returns the token itself. */
+  private createRefreshToken(em: EntityManager, principal: Principal, familyId: string): string {
+    const refreshToken = randomToken();
+    em.create(RefreshToken, {
+      familyId,
+      tokenHash: hashToken(refreshToken),
+      subjectKind: principal.kind as SessionSubject,
+      subjectId: principal.id,
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
+    });
+    return refreshToken;
   }
 
-  private async principalOf(token: Pick<RefreshToken, 'subjectKind' | 'subjectId'>): Promise<Principal | undefined> {
+  private async principalOf(token: Pick<RefreshToken, 'subjectKind' | 'subjectId'>, em = this.em): Promise<Principal | undefined> {
     if (token.subjectKind === 'staff') {
-      const staff = await this.em.findOne(Staff, { id: token.subjectId, deletedAt: null }, { populate: ['role'] });
+      const staff = await em.findOne(Staff, { id: token.subjectId, deletedAt: null }, { populate: ['role'] });
       return staff?.status === StaffStatus.ACTIVE ? staffPrincipal(staff) : undefined;
     }
-    const member = await this.em.findOne(Member, { id: token.subjectId, deletedAt: null });
+    const member = await em.findOne(Member, { id: token.subjectId, deletedAt: null });
     return member && member.status !== MemberStatus.INACTIVE ? memberPrincipal(member) : undefined;
   }
+}
+
+/** Revokes every token of a session family, those issued from the presented one included. */
+async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {
+  await em.nativeUpdate(RefreshToken, { familyId, revokedAt: null }, { revokedAt: new Date() });
 }

@@ -1,6 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { hashPassword, verifyPassword } from '../../../core/auth/secrets';
 import { badRequest, conflict, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
@@ -9,12 +8,10 @@ import { Role } from '../entities/role';
 import { Staff, StaffStatus } from '../entities/staff';
 import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
 import { TokenPair } from '../types/session.types';
+import { revokeKeysOf } from './api-key.service';
 import { PasswordResetService } from './password-reset.service';
 import { RoleService } from './role.service';
 import { SessionService, staffPrincipal } from './session.service';
-
-/** A hash to verify against when no staff matches, so that timing does not reveal which e-mails exist. */
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export class StaffService {
   constructor(
@@ -22,11 +19,13 @@ export class StaffService {
     private readonly deps: AuthDeps,
   ) {}
 
+  /** Unknown e-mails cost the same hashing time as known ones. A hash with older parameters is upgraded. */
   async login(email: string, password: string): Promise<TokenPair> {
     const staff = await this.findLiveByEmail(email);
-    const matches = await verifyPassword(password, staff?.passwordHash ?? DUMMY_HASH);
+    const matches = await this.deps.passwords.verify(password, staff?.passwordHash);
     if (!staff || !matches) throw unauthenticated('Invalid email or password');
     if (staff.status !== StaffStatus.ACTIVE) throw unauthenticated('Account is not active');
+    await this.rehashIfWeak(staff, password);
     return new SessionService(this.em, this.deps).issue(staffPrincipal(staff));
   }
 
@@ -74,10 +73,12 @@ export class StaffService {
     return staff;
   }
 
+  /** A new role revokes, in the same transaction, the keys the staff member created that it no longer covers. */
   async update(id: string, input: UpdateStaffInput): Promise<Staff> {
     const staff = await this.get(id);
     const role = await new RoleService(this.em).require(input.roleId);
     if (input.email.toLowerCase() !== staff.email) await this.assertEmailFree(input.email);
+    const roleChanged = role.id !== staff.role.id;
     Object.assign(staff, {
       email: input.email.toLowerCase(),
       firstname: input.firstname,
@@ -87,16 +88,21 @@ export class StaffService {
       phoneNumber: input.phoneNumber === undefined ? staff.phoneNumber : input.phoneNumber,
       storeId: input.storeId === undefined ? staff.storeId : input.storeId,
     });
-    await this.em.flush();
+    await this.em.transactional(async (em) => {
+      if (roleChanged) await revokeKeysOf(em, staff.id, role.permissions);
+    });
     return staff;
   }
 
+  /** Deleting a staff member ends their sessions and revokes the API keys they created, in one transaction. */
   async softDelete(id: string, actor: Principal): Promise<Staff> {
     if (id === actor.id) throw badRequest('You cannot delete your own account', 'id');
     const staff = await this.get(id);
-    staff.deletedAt = new Date();
-    await this.em.flush();
-    await new SessionService(this.em, this.deps).revokeAllOf('staff', staff.id);
+    await this.em.transactional(async (em) => {
+      staff.deletedAt = new Date();
+      await revokeKeysOf(em, staff.id);
+      await new SessionService(em, this.deps).revokeAllOf('staff', staff.id);
+    });
     return staff;
   }
 
@@ -110,10 +116,20 @@ export class StaffService {
       lastname: 'Bootstrap',
       role,
       status: StaffStatus.ACTIVE,
-      passwordHash: await hashPassword(password),
+      passwordHash: await this.deps.passwords.hash(password),
     });
     await this.em.flush();
     return staff;
+  }
+
+  /**
+   * Replaces a hash made with weaker parameters than the configured ones. Only the hash that was
+   * verified is replaced, so a password reset committed meanwhile is never undone.
+   */
+  private async rehashIfWeak(staff: Staff, password: string): Promise<void> {
+    const current = staff.passwordHash!;
+    if (!this.deps.passwords.needsRehash(current)) return;
+    await this.em.nativeUpdate(Staff, { id: staff.id, passwordHash: current }, { passwordHash: await this.deps.passwords.hash(password) });
   }
 
   findLiveByEmail(email: string): Promise<Staff | null> {

@@ -1,5 +1,6 @@
 import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { PageArgs } from '../../../core/pagination';
 
 @InputType()
 export class GenerateApiKeyInput {
@@ -26,4 +27,20 @@ export class CreatedApiKey {
   @Field(() => ID) roleId: string;
   @Field(() => Date, { nullable: true }) expiresAt: Date | null;
   @Field() createdAt: Date;
+}
+
+@ArgsType()
+export class ApiKeyListArgs extends PageArgs {
+  @Field(() => ID, { nullable: true, description: 'Only the keys this staff member created' }) @IsOptional() @IsUUID() createdById?: string;
+}
+
+/** The staff member who created an API key, as the key lists show it. */
+@ObjectType()
+export class ApiKeyCreator {
+  @Field(() => ID) id: string;
+  @Field() email: string;
+  @Field() firstname: string;
+  @Field() lastname: string;
+  @Field(() => Date, { nullable: true, description: 'Set when the staff member was deleted (their keys were revoked then)' })
+  deletedAt: Date | null;
 }
