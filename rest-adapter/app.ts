@@ -5,16 +5,16 @@ import { randomUUID } from 'node:crypto';
 import { InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
-import { AppError, STATUS_BY_CODE, validationError } from '../core/errors';
+import { AppError, forbidden, STATUS_BY_CODE, validationError } from '../core/errors';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
-import { LocalFileStorage } from '../core/storage/file-storage';
+import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { GatewayClient } from './gateway-client';
 import { OPERATIONS } from './operations';
-import { Route, RouteInput } from './route';
+import { Access, Route, RouteInput } from './route';
 import { ROUTES } from './routes';
-import { uploadHandler } from './uploads';
+import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
 
@@ -44,23 +44,30 @@ export function createRestApp(options: RestAppOptions): Express {
       .catch(() => false);
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
-  app.use('/files', express.static(storage.directory, { index: false, dotfiles: 'deny', maxAge: '365d', immutable: true }));
+  app.use('/files', ...serveFiles(storage.directory));
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   for (const route of options.routes ?? ROUTES) {
-    const handlers = [...(route.public ? [] : [requireToken]), jsonBody, ...(route.upload ? uploadHandler(route.upload, storage) : [])];
-    app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway));
+    if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
+    const handlers = [
+      ...(route.public ? [] : [requireToken]),
+      ...(route.authorize ? [authorize(route.authorize)] : []),
+      jsonBody,
+      ...(route.upload ? uploadHandler(route.upload, storage) : []),
+    ];
+    app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway, storage));
   }
   app.use((_req, res) => void res.status(404).json(errorBody(404, 'Not found')));
   app.use(errorHandler(logger));
   return app;
 }
 
-function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayClient): RequestHandler {
+function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayClient, storage: FileStorage): RequestHandler {
   const document = OPERATIONS[route.operation];
   if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
   const variables = new OperationVariables(apiSchema, parse(document));
   return async (req, res, next) => {
+    let succeeded = false;
     try {
       const input: RouteInput = {
         params: req.params as Record<string, string>,
@@ -74,18 +81,22 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
       if (errors.length > 0) throw validationError(errors);
       const result = await gateway.execute(document, values, req.headers.authorization, res.locals.requestId);
       if (result.errors?.length || !result.data) {
+        await discardUploads(res, storage);
         const first = result.errors?.[0] ?? { message: 'Empty answer from the gateway' };
         const error = errorFromGraphql(first);
         const retryAfter = retryAfterOf(first);
         if (retryAfter) res.set('Retry-After', retryAfter);
         return void res.status(error.statusCode).json(error);
       }
+      succeeded = true;
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
       if (route.envelope === 'empty') return void res.status(status).end();
       res.status(status).json(successBody(route.envelope, status, payload, route.message ?? 'Success'));
     } catch (error) {
+      // Files stay once the operation succeeded: the record it wrote refers to them.
+      if (!succeeded) await discardUploads(res, storage);
       next(error);
     }
   };
@@ -110,6 +121,12 @@ const requireToken: RequestHandler = (_req, res, next) => {
   if (res.locals.principal) return next();
   res.status(401).json(errorBody(401, 'Unauthorized'));
 };
+
+/** The route's access check, before its body or files are read (the subgraph checks again): 403 when refused. */
+const authorize =
+  (allowed: Access): RequestHandler =>
+  (_req, res, next) =>
+    next(res.locals.principal && allowed(res.locals.principal) ? undefined : forbidden());
 
 /** Carries the caller's X-Request-Id (or a new one) through the gateway to the subgraphs, and logs each request. */
 function requestContext(logger: Logger): RequestHandler {

@@ -1,5 +1,6 @@
 import { Request, Response } from 'express';
 import { IncomingHttpHeaders } from 'node:http';
+import { Permission, Principal } from '../core/auth/principal';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
 
@@ -12,6 +13,16 @@ export interface RouteInput {
   headers: IncomingHttpHeaders;
   uploads: Uploads;
 }
+
+/** Who may call a route: the caller's verified token, before the body is read. */
+export type Access = (principal: Principal) => boolean;
+/** Callers whose role grants the permission (staff, service keys). */
+export const withPermission =
+  (permission: Permission): Access =>
+  (principal) =>
+    principal.can(permission);
+/** Member tokens, acting on themselves. */
+export const memberOnly: Access = (principal) => principal.kind === 'member';
 
 /** One documented REST path: how it becomes a gateway operation, and how the answer is enveloped. */
 export interface Route {
@@ -30,6 +41,11 @@ export interface Route {
   /** Anything to do to the response besides the body (cookies). */
   after?: (res: Response, payload: any, req: Request) => void;
   upload?: UploadField[];
+  /**
+   * The subgraph's access rule, repeated so that a refused caller is answered 403 before the body is read
+   * and before any file is stored. Required with `upload` (unless public).
+   */
+  authorize?: Access;
   /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads). */
   public?: boolean;
 }

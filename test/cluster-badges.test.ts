@@ -4,6 +4,7 @@ import { startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
 import { CLUSTER_BADGES_QUEUE } from '../subgraphs/cluster/services/badge-jobs';
+import { png } from './support/images';
 import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
 
 let platform: TestPlatform;
@@ -26,7 +27,6 @@ afterAll(async () => {
 });
 
 const BASE = '/cluster/api';
-const png = (bytes = 64) => new Blob([Buffer.alloc(bytes, 7)], { type: 'image/png' });
 const fieldsOf = (response: { body: any }) => [...new Set((response.body.data.errors ?? []).map((error: { field: string }) => error.field))];
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600 * 1000).toISOString();
 

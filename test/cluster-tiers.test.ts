@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { IMAGES, png } from './support/images';
 import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
 
 let platform: TestPlatform;
@@ -20,7 +21,6 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * else picks, below 1,000,000 (the automatic-tiering tests use levels above it and must stay the highest).
  */
 const freeLevel = () => randomInt(1_000, 999_000);
-const png = (bytes = 64) => new Blob([Buffer.alloc(bytes, 7)], { type: 'image/png' });
 /** Uploaded files are served by the adapter under /files/ (the URLs carry PUBLIC_URL's host). */
 const served = async (url: string) => (await fetch(`${platform.restUrl}${new URL(url).pathname}`)).arrayBuffer().then((body) => body.byteLength);
 const fieldsOf = (response: { body: any }) => [...new Set((response.body.data.errors ?? []).map((error: { field: string }) => error.field))];
@@ -83,7 +83,7 @@ describe('creating tiers (POST /tiers, multipart)', () => {
         benefit: JSON.stringify(benefit),
         isSpecial: 'true',
       }),
-      { benefitLogos: [png(10), png(20)] },
+      { benefitLogos: [png(80), png(90)] },
     );
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ statusCode: 201, data: { message: 'Tier created', data: { id: expect.any(String), name_en: name, level, isActive: true } } });
@@ -120,9 +120,9 @@ describe('creating tiers (POST /tiers, multipart)', () => {
     expect(new Set([tier.imageUrl, first.imageUrl, third.imageUrl]).size).toBe(3);
     const logo = await fetch(`${platform.restUrl}${new URL(tier.imageUrl).pathname}`);
     expect(logo.status).toBe(200);
-    expect((await logo.arrayBuffer()).byteLength).toBe(64);
-    expect(await served(first.imageUrl)).toBe(10);
-    expect(await served(third.imageUrl)).toBe(20);
+    expect((await logo.arrayBuffer()).byteLength).toBe(IMAGES.png.length);
+    expect(await served(first.imageUrl)).toBe(80);
+    expect(await served(third.imageUrl)).toBe(90);
     expect(await tierRow(id)).toMatchObject({ name_en: name, level, requirement: { purchaseAmountHit: 1500.5 }, image_url: tier.imageUrl, is_special: true, deleted_at: null });
   });
 
@@ -342,14 +342,14 @@ describe('changing tiers', () => {
       `${BASE}/${created.id}`,
       { name_en: 'Renamed', level: String(newLevel), requirement: JSON.stringify({ purchaseAmountHit: 99.99 }), benefit: JSON.stringify([{ name_en: 'New', type: 't' }]) },
       marketing.token,
-      { tierLogo: png(32), benefitLogos: [png(16)] },
+      { tierLogo: png(132), benefitLogos: [png(116)] },
     );
     expect(response.status).toBe(200);
     expect(response.body.data.message).toBe('Tier updated');
     const tier = response.body.data.data;
     expect(tier).toMatchObject({ id: created.id, name_en: 'Renamed', name_th: 'เดิม', level: newLevel, requirement: { purchaseAmountHit: 99.99 }, description_en: before.description_en });
     expect(tier.imageUrl).not.toBe(before.imageUrl);
-    expect(await served(tier.imageUrl)).toBe(32);
+    expect(await served(tier.imageUrl)).toBe(132);
     expect(tier.benefit).toEqual([expect.objectContaining({ name_en: 'New', type: 't', imageUrl: expect.stringMatching(/\/files\//) })]);
     expect(await tierRow(created.id)).toMatchObject({ name_en: 'Renamed', level: newLevel });
 

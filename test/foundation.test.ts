@@ -16,6 +16,7 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
+import { png } from './support/images';
 import { openTestRateLimiter, startTestPlatform, TestPlatform } from './support/test-platform';
 
 const tempDirs: string[] = [];
@@ -87,7 +88,7 @@ describe('the running chain', () => {
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
     const form = new FormData();
-    form.append('image', new Blob([Buffer.alloc(10)], { type: 'image/png' }), 'r.png');
+    form.append('image', png(), 'r.png');
     const upload = await fetch(`${platform.restUrl}/point/api/receipt/verify/me`, { method: 'POST', body: form, headers: { authorization: 'Bearer forged' } });
     expect(upload.status).toBe(401);
   });

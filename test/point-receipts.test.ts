@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { IMAGES, png } from './support/images';
 import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
 
 let platform: TestPlatform;
@@ -19,7 +20,6 @@ afterAll(() => platform.close());
 const BASE = '/point/api/receipt/verify';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ANONYMOUS = '';
-const png = (bytes = 64) => new Blob([Buffer.alloc(bytes, 7)], { type: 'image/png' });
 
 interface Multipart {
   token?: string;
@@ -97,7 +97,7 @@ describe('submitting receipts', () => {
     });
     const served = await fetch(`${platform.restUrl}${new URL(response.body.data.receiptImageUrl).pathname}`);
     expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer())).toEqual(Buffer.alloc(64, 7));
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(IMAGES.png);
     expect(await verificationRow(response.body.data.id)).toMatchObject({ status: 'PENDING', money: null, point_transaction_id: null });
   });
 

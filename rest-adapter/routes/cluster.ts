@@ -1,4 +1,5 @@
-import { Route, RouteInput } from '../route';
+import { PERMISSIONS } from '../../core/auth/principal';
+import { Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/cluster/api';
 const query = ({ query }: RouteInput) => query;
@@ -6,8 +7,9 @@ const idAndQuery = ({ params, query }: RouteInput) => ({ ...query, id: params.id
 const id = ({ params }: RouteInput) => ({ id: params.id });
 
 /** The tier uploads: the logo (stored as the tier's imageUrl) and the benefit logos (see docs/decisions.md). */
-const TIER_LOGO = { name: 'tierLogo', accept: /^image\// };
-const BENEFIT_LOGOS = { name: 'benefitLogos', maxCount: 19, accept: /^image\// };
+const TIER_LOGO = { name: 'tierLogo' };
+const BENEFIT_LOGOS = { name: 'benefitLogos', maxCount: 19 };
+const TIER_MANAGE = withPermission(PERMISSIONS.tierManage);
 const tierInput = ({ body, uploads }: RouteInput) => ({
   ...body,
   imageUrl: uploads.tierLogo ?? body.imageUrl,
@@ -47,7 +49,8 @@ const TIER_PROJECTION_ROUTES: Route[] = [
 ];
 
 /** Badges (reads need a token; writes badge:manage) and members' badge progress; `me` before `:memberId`. */
-const BADGE_IMAGE = { name: 'image', accept: /^image\// };
+const BADGE_IMAGE = { name: 'image' };
+const BADGE_MANAGE = withPermission(PERMISSIONS.badgeManage);
 const badgeInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 const BADGE_ROUTES: Route[] = [
   { method: 'get', path: `${BASE}/badges`, operation: 'Badges', variables: query, envelope: 'nested', message: 'Badge list' },
@@ -56,6 +59,7 @@ const BADGE_ROUTES: Route[] = [
     method: 'post',
     path: `${BASE}/badges`,
     operation: 'CreateBadge',
+    authorize: BADGE_MANAGE,
     upload: [BADGE_IMAGE],
     variables: (input) => ({ input: badgeInput(input) }),
     envelope: 'nested',
@@ -66,6 +70,7 @@ const BADGE_ROUTES: Route[] = [
     method: 'put',
     path: `${BASE}/badges/:id`,
     operation: 'UpdateBadge',
+    authorize: BADGE_MANAGE,
     upload: [BADGE_IMAGE],
     variables: (input) => ({ id: input.params.id, input: badgeInput(input) }),
     envelope: 'nested',
@@ -180,6 +185,7 @@ export const CLUSTER_ROUTES: Route[] = [
     method: 'post',
     path: `${BASE}/tiers`,
     operation: 'CreateTier',
+    authorize: TIER_MANAGE,
     upload: [{ ...TIER_LOGO, required: true }, BENEFIT_LOGOS],
     variables: (input) => ({ input: tierInput(input) }),
     envelope: 'nested',
@@ -190,6 +196,7 @@ export const CLUSTER_ROUTES: Route[] = [
     method: 'put',
     path: `${BASE}/tiers/:id`,
     operation: 'UpdateTier',
+    authorize: TIER_MANAGE,
     upload: [TIER_LOGO, BENEFIT_LOGOS],
     variables: (input) => ({ id: input.params.id, input: tierInput(input) }),
     envelope: 'nested',

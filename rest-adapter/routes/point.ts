@@ -1,4 +1,5 @@
-import { Route, RouteInput } from '../route';
+import { PERMISSIONS } from '../../core/auth/principal';
+import { memberOnly, Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/point/api';
 const query = ({ query }: RouteInput) => query;
@@ -7,7 +8,7 @@ const movement = ({ body, headers }: RouteInput) => ({ input: body, idempotencyK
 
 const idAndInput = ({ params, body }: RouteInput) => ({ id: params.id, input: body });
 /** The receipt image of the receipt verification uploads. */
-const RECEIPT_IMAGE = { name: 'image', required: true, accept: /^image\// };
+const RECEIPT_IMAGE = { name: 'image', required: true };
 
 /** Spec Part 2, point service. */
 export const POINT_ROUTES: Route[] = [
@@ -42,6 +43,7 @@ export const POINT_ROUTES: Route[] = [
     method: 'post',
     path: `${BASE}/receipt/verify/me`,
     operation: 'SubmitMyReceiptVerification',
+    authorize: memberOnly,
     upload: [RECEIPT_IMAGE],
     variables: ({ uploads }) => ({ imageUrl: uploads.image }),
     envelope: 'dataWithMessage',
@@ -52,6 +54,7 @@ export const POINT_ROUTES: Route[] = [
     method: 'post',
     path: `${BASE}/receipt/verify`,
     operation: 'SubmitReceiptVerification',
+    authorize: withPermission(PERMISSIONS.pointManage),
     upload: [RECEIPT_IMAGE],
     variables: ({ body, uploads }) => ({ memberId: body.memberId, imageUrl: uploads.image }),
     envelope: 'dataWithMessage',
