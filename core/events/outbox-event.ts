@@ -65,10 +65,10 @@ export function outboxChainSql(schema: string): string {
     create trigger outbox_event_sequence before insert on ${schema}.outbox_event
       for each row execute function ${schema}.outbox_event_sequence();
     create table ${schema}.outbox_delivery (
-      queue text not null,
       aggregate_id text not null,
+      queue text not null,
       last_sequence bigint not null,
-      primary key (queue, aggregate_id)
+      primary key (aggregate_id, queue)
     );`;
 }
 

@@ -94,7 +94,7 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
 async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): Promise<number> {
   const { rows: events } = await client.query<Row>(
     `select id, sequence::text as sequence, type, payload, occurred_at, aggregate_id
-       from ${schema}.outbox_event where published_at is null order by sequence limit $1`,
+       from ${schema}.outbox_event where published_at is null order by outbox_event.sequence limit $1`,
     [BATCH],
   );
   if (events.length === 0) return 0;
@@ -135,7 +135,7 @@ async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): P
   await client.query(
     `insert into ${schema}.outbox_delivery (queue, aggregate_id, last_sequence)
      select * from unnest($1::text[], $2::text[], $3::bigint[])
-     on conflict (queue, aggregate_id) do update set last_sequence = excluded.last_sequence`,
+     on conflict (aggregate_id, queue) do update set last_sequence = excluded.last_sequence`,
     [positions.map((row) => row.queue), positions.map((row) => row.aggregateId), positions.map((row) => row.sequence)],
   );
   await client.query(`update ${schema}.outbox_event set published_at = now() where id = any($1::uuid[])`, [events.map((event) => event.id)]);
