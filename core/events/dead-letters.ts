@@ -36,8 +36,9 @@ const deadLetterColumns = `
   j.data->>'sequence' as sequence, j.output->>'message' as error, j.created_on as "failedAt"`;
 const deadLetterOrder = `order by j.created_on, (j.data->>'sequence')::bigint, j.id`;
 
-/** The dead letters of every queue (or of one), oldest first. */
+/** The dead letters of every queue (or of one), oldest first; none before the job queue is installed. */
 export async function listDeadLetters(pool: Pool, queue?: string): Promise<DeadLetter[]> {
+  if (!(await pool.query(`select to_regclass('${JOB_QUEUE_SCHEMA}.job') is not null as installed`)).rows[0].installed) return [];
   const { rows } = await pool.query<DeadLetter>(
     `select ${deadLetterColumns} from ${JOB_QUEUE_SCHEMA}.job j
       where j.state = 'created' and j.name like $1 and ($2::text is null or j.name = $2)
