@@ -13,7 +13,7 @@ export interface RetryPolicy {
   retryDelay: number;
 }
 
-/** Six more tries over about ten minutes (5 s, 10 s, 20 s, ... with jitter), then the dead-letter queue. */
+/** Six more tries, 5 s apart and doubling (with jitter; 5 to 10 minutes in all), then the dead-letter queue. */
 export const DEFAULT_RETRY: RetryPolicy = { retryLimit: 6, retryDelay: 5 };
 
 /** A job waits this long (a dead letter about twice as long) before pg-boss archives it. */
