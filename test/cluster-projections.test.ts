@@ -397,17 +397,18 @@ describe('automatic tiering from point events', () => {
     const tiered = await get('/tier-projections/me', member.token);
     expect(tiered.body.data.tier).toMatchObject({ id: gold.id, level: gold.level });
 
-    // The same event delivered again changes nothing; a new one is applied.
+    // The same event delivered again (the very message the queue received) changes nothing; a new one is applied.
     const {
-      rows: [earned],
-    } = await platform.sql.query(`select id, type, occurred_at, payload from point.outbox_event where type = 'points.earned' and payload->>'memberId' = $1`, [
-      member.id,
-    ]);
-    const again: PublishedEvent = { id: earned.id, type: earned.type, occurredAt: earned.occurred_at.toISOString(), data: earned.payload };
+      rows: [{ data: again }],
+    } = await platform.sql.query<{ data: PublishedEvent }>(
+      `select data from pgboss.job where name = $1 and data->>'type' = 'points.earned' and data->'data'->>'memberId' = $2 order by created_on limit 1`,
+      [CLUSTER_POINTS_QUEUE, member.id],
+    );
+    expect(again).toMatchObject({ source: 'point', aggregateId: member.id, sequence: expect.any(String) });
     await sendAndWait(CLUSTER_POINTS_QUEUE, again);
     expect(await purchases(member.id)).toEqual({ amount: '90000000.00', points: '25.00' });
-    expect((await platform.sql.query('select count(*)::int as n from cluster.processed_event where event_id = $1', [earned.id])).rows[0].n).toBe(1);
-    await sendAndWait(CLUSTER_POINTS_QUEUE, { ...again, id: randomUUID(), data: { ...earned.payload, purchaseAmount: '5.00' } });
+    // An event without a stream (no aggregate) is applied once by its id.
+    await sendAndWait(CLUSTER_POINTS_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: { ...again.data, purchaseAmount: '5.00' } });
     expect((await purchases(member.id)).amount).toBe('90000005.00');
     expect(await historyRows(member.id)).toHaveLength(2);
   });

@@ -1,19 +1,82 @@
 import PgBoss from 'pg-boss';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
+
+/** The Postgres schema of the job queue. */
+export const JOB_QUEUE_SCHEMA = 'pgboss';
+
+/** How often and how far apart a failed job is tried again (pg-boss seconds; the delay doubles each time). */
+export interface RetryPolicy {
+  retryLimit: number;
+  retryDelay: number;
+}
+
+/** Six more tries, 5 s apart and doubling (with jitter; 5 to 10 minutes in all), then the dead-letter queue. */
+export const DEFAULT_RETRY: RetryPolicy = { retryLimit: 6, retryDelay: 5 };
+
+/** A job waits this long (a dead letter about twice as long) before pg-boss archives it. */
+const RETENTION_MINUTES = 30 * 24 * 60;
+
+/** Where a queue's jobs go when they failed every try: `<queue>.dead-letter`. */
+export const DEAD_LETTER_SUFFIX = '.dead-letter';
+export const deadLetterQueueOf = (queue: string) => `${queue}${DEAD_LETTER_SUFFIX}`;
 
 /**
  * The Postgres job queue (pg-boss, in its own `pgboss` schema) shared by every domain. Installing its
  * schema and creating queues take a cluster-wide lock: processes starting together deadlock otherwise.
+ * Every queue named here gets the retry policy and a dead-letter queue.
  */
 export async function startJobQueue(databaseUrl: string, logger: Logger, queues: string[] = []): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4 });
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: JOB_QUEUE_SCHEMA, max: 4 });
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
     await boss.start();
-    for (const name of queues) {
-      if (!(await boss.getQueue(name))) await boss.createQueue(name);
-    }
+    for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
   });
   return boss;
 }
+
+/** Creates the queue with its dead-letter queue, or brings an existing one to the policy. */
+export async function ensureQueue(boss: PgBoss, databaseUrl: string, name: string, retry: RetryPolicy): Promise<void> {
+  await withAdvisoryLock(databaseUrl, 'pgboss:setup', () => defineQueue(boss, name, retry));
+}
+
+async function defineQueue(boss: PgBoss, name: string, retry: RetryPolicy): Promise<void> {
+  const deadLetter = deadLetterQueueOf(name);
+  if (!(await boss.getQueue(deadLetter))) await boss.createQueue(deadLetter);
+  const options = { name, ...retry, retryBackoff: true, deadLetter, retentionMinutes: RETENTION_MINUTES };
+  if (await boss.getQueue(name)) await boss.updateQueue(name, options);
+  else await boss.createQueue(name, options);
+}
+
+/** pg-boss statements run on one connection (`client.query`), e.g. inside a transaction of ours. */
+export const onConnection = (client: { query: (text: string, values?: unknown[]) => Promise<{ rows: any[] }> }): PgBoss.Db => ({
+  executeSql: (text, values) => client.query(text, values),
+});
+
+/**
+ * A job id that sorts by `position` (then randomly): jobs inserted in one transaction share their
+ * `created_on`, and pg-boss hands them out by (created_on, id).
+ */
+export function orderedJobId(position: bigint): string {
+  const hex = position.toString(16).padStart(16, '0') + randomBytes(8).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * pg-boss statements run in the caller's MikroORM transaction (e.g. to put a job back on a queue in the
+ * same commit as the change that decided it). pg-boss writes `$n` parameters; MikroORM takes `?`.
+ */
+export const inTransaction = (em: EntityManager): PgBoss.Db => ({
+  executeSql: async (text, values = []) => {
+    const bindings: unknown[] = [];
+    const sql = text.replace(/\$(\d+)/g, (_, index: string) => {
+      const value = values[Number(index) - 1];
+      bindings.push(value === undefined ? null : typeof value === 'object' && value !== null ? JSON.stringify(value) : value);
+      return '?';
+    });
+    return { rows: await em.execute(sql, bindings) };
+  },
+});

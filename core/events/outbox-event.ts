@@ -1,4 +1,5 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -7,18 +8,28 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'outbox_event' })
 export class OutboxEvent {
-  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt' | 'sequence';
+  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt' | 'sequence' | 'aggregateId';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
-  /** Commit order within the domain (from the table's sequence): the relay publishes in this order. */
+  /** Assigned by the table's trigger; within one aggregate, commit order. The relay publishes in this order. */
   @Property({ type: 'bigint', nullable: true }) sequence?: string;
   @Property() type: string;
   @Property({ type: 'jsonb' }) payload: Record<string, unknown>;
+  /** Whose stream the event belongs to (a member id): consumers apply one aggregate's events in order. */
+  @Property({ type: 'text', nullable: true }) aggregateId: string | null = null;
   @Property({ type: 'timestamptz' }) occurredAt: Date = new Date();
   @Property({ type: 'timestamptz', nullable: true }) publishedAt: Date | null = null;
 }
 
-/** The outbox table of a domain schema, for that domain's first migration. */
+/**
+ * Writes an event to the domain's outbox, in the caller's transaction (flushed with it). Give the
+ * aggregate whenever the event belongs to one, so that its consumers see it in commit order.
+ */
+export function recordEvent(em: EntityManager, type: string, payload: Record<string, unknown>, options: { aggregateId: string | null }): OutboxEvent {
+  return em.create(OutboxEvent, { type, payload, aggregateId: options.aggregateId });
+}
+
+/** The outbox table of a domain schema, for that domain's first migration (then `outboxChainSql`). */
 export function outboxTableSql(schema: string): string {
   return `
     create table ${schema}.outbox_event (
@@ -32,10 +43,47 @@ export function outboxTableSql(schema: string): string {
     create index outbox_event_unpublished_idx on ${schema}.outbox_event (sequence) where published_at is null;`;
 }
 
-/** The message a consumer receives from the job queue. */
+/**
+ * Per-aggregate order for a domain's outbox. A sequence drawn at INSERT is not commit order: two
+ * transactions of one member may commit the other way round. The trigger first takes a transaction
+ * lock on the aggregate, then draws the sequence, so a member's second writer waits for the first to
+ * commit and always gets the higher number. `outbox_delivery` is the relay's record of the last event
+ * of each aggregate it handed to each queue (the `previousSequence` of the next one).
+ */
+export function outboxChainSql(schema: string): string {
+  return `
+    alter table ${schema}.outbox_event add column aggregate_id text;
+    alter table ${schema}.outbox_event alter column sequence drop default;
+    create function ${schema}.outbox_event_sequence() returns trigger language plpgsql as $$
+    begin
+      if new.aggregate_id is not null then
+        perform pg_advisory_xact_lock(hashtext('${schema}.outbox:' || new.aggregate_id));
+      end if;
+      new.sequence := nextval('${schema}.outbox_event_sequence_seq');
+      return new;
+    end $$;
+    create trigger outbox_event_sequence before insert on ${schema}.outbox_event
+      for each row execute function ${schema}.outbox_event_sequence();
+    create table ${schema}.outbox_delivery (
+      aggregate_id text not null,
+      queue text not null,
+      last_sequence bigint not null,
+      primary key (aggregate_id, queue)
+    );`;
+}
+
+/**
+ * The message a consumer's queue receives. `source` is the producing domain; within (source,
+ * aggregateId), `previousSequence` is the sequence of the event of that aggregate this queue received
+ * before (null for its first), so a consumer can tell a gap from a repeat.
+ */
 export interface PublishedEvent<T = Record<string, unknown>> {
   id: string;
   type: string;
   occurredAt: string;
   data: T;
+  source?: string;
+  sequence?: string;
+  aggregateId?: string | null;
+  previousSequence?: string | null;
 }

@@ -1,34 +1,68 @@
-import { LockMode, MikroORM } from '@mikro-orm/core';
+import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
+import { Pool, PoolClient } from 'pg';
 import { Logger } from '../logger';
-import { OutboxEvent, PublishedEvent } from './outbox-event';
+import { JOB_QUEUE_SCHEMA, onConnection, orderedJobId } from './job-queue';
+import { PublishedEvent } from './outbox-event';
 
 const BATCH = 100;
 
 export interface OutboxRelay {
-  /** Publishes what is waiting now; resolves with how many events went out. */
+  /** Publishes what is waiting now (nothing while another relay of the domain is at it); resolves with how many events went out. */
   drain: () => Promise<number>;
   stop: () => Promise<void>;
 }
 
+interface Row {
+  id: string;
+  sequence: string;
+  type: string;
+  payload: Record<string, unknown>;
+  occurred_at: Date;
+  aggregate_id: string | null;
+}
+
 /**
- * Moves events from a domain's outbox to the job queue, oldest first, as pg-boss publications
- * (`boss.publish(type)`: every queue subscribed to that event type gets a job). Rows are claimed with
- * SKIP LOCKED, so several relays can run; delivery is at least once, consumers dedupe by event id.
+ * Moves events from a domain's outbox to the job queue in sequence order: every queue subscribed to an
+ * event's type (pg-boss `subscribe`) gets a job. One relay per domain at a time: a drain holds the
+ * session lock `outbox:<schema>` around its transaction, so a second relay returns at once instead of
+ * publishing the next batch alongside. The jobs are inserted in the same transaction that marks the
+ * events published: nothing is lost and nothing goes out twice. Each job names the aggregate's previous
+ * event in that same queue (`outbox_delivery`), so consumers can keep a member's events in order.
  */
 export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, logger: Logger, intervalMs = 200): OutboxRelay {
+  const schema = orm.config.get('schema')!;
+  const pool = new Pool({ connectionString: orm.config.get('clientUrl'), max: 1, idleTimeoutMillis: 5_000 });
+  pool.on('error', (error) => logger.error({ err: error }, 'outbox relay connection failed'));
   let running: Promise<number> | undefined;
-  const drainOnce = () =>
-    orm.em.fork().transactional(async (em) => {
-      const events = await em.find(OutboxEvent, { publishedAt: null }, { orderBy: { sequence: 'asc' }, limit: BATCH, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
-      for (const event of events) {
-        const message: PublishedEvent = { id: event.id, type: event.type, occurredAt: event.occurredAt.toISOString(), data: event.payload };
-        await boss.publish(event.type, message);
-        event.publishedAt = new Date();
+
+  const lockKey = `outbox:${schema}`;
+  const drainOnce = async () => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      if (!(await client.query('select pg_try_advisory_lock(hashtext($1)) as locked', [lockKey])).rows[0].locked) return 0;
+      try {
+        // Begun after the lock is held: this transaction's jobs are created after the previous drain's.
+        await client.query('begin');
+        const published = await publishBatch(client, schema, boss);
+        await client.query('commit');
+        return published;
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      } finally {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
       }
-      return events.length;
-    });
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    } finally {
+      // A connection that failed may still hold the lock: closing it releases the lock.
+      client.release(broken);
+    }
+  };
   const drain = async () => {
     while (running) await running.catch(() => 0);
     running = drainOnce();
@@ -38,15 +72,72 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
       running = undefined;
     }
   };
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
     if (running) return;
-    drain().catch((error) => logger.error({ err: error }, 'outbox relay failed'));
+    try {
+      while ((await drain()) === BATCH);
+    } catch (error) {
+      logger.error({ err: error }, 'outbox relay failed');
+    }
   }, intervalMs);
   return {
     drain,
     stop: async () => {
       clearInterval(timer);
       await running?.catch(() => 0);
+      await pool.end();
     },
   };
+}
+
+/** Publishes the oldest unpublished events of the outbox, in the caller's transaction; returns how many. */
+async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): Promise<number> {
+  const { rows: events } = await client.query<Row>(
+    `select id, sequence::text as sequence, type, payload, occurred_at, aggregate_id
+       from ${schema}.outbox_event where published_at is null order by outbox_event.sequence limit $1`,
+    [BATCH],
+  );
+  if (events.length === 0) return 0;
+  const { rows: subscriptions } = await client.query<{ event: string; name: string }>(
+    `select event, name from ${JOB_QUEUE_SCHEMA}.subscription where event = any($1::text[]) order by name`,
+    [[...new Set(events.map((event) => event.type))]],
+  );
+  const aggregates = [...new Set(events.flatMap((event) => (event.aggregate_id ? [event.aggregate_id] : [])))];
+  const { rows: delivered } = await client.query<{ queue: string; aggregate_id: string; last_sequence: string }>(
+    `select queue, aggregate_id, last_sequence::text as last_sequence from ${schema}.outbox_delivery where aggregate_id = any($1::text[])`,
+    [aggregates],
+  );
+  const key = (queue: string, aggregateId: string) => JSON.stringify([queue, aggregateId]);
+  const last = new Map(delivered.map((row) => [key(row.queue, row.aggregate_id), row.last_sequence]));
+  const moved = new Map<string, { queue: string; aggregateId: string; sequence: string }>();
+  const jobs: PgBoss.JobInsert<PublishedEvent>[] = [];
+  for (const event of events) {
+    for (const { name: queue } of subscriptions.filter((subscription) => subscription.event === event.type)) {
+      const message: PublishedEvent = {
+        id: event.id,
+        type: event.type,
+        occurredAt: event.occurred_at.toISOString(),
+        data: event.payload,
+        source: schema,
+        sequence: event.sequence,
+        aggregateId: event.aggregate_id,
+        previousSequence: event.aggregate_id ? (last.get(key(queue, event.aggregate_id)) ?? null) : null,
+      };
+      if (event.aggregate_id) {
+        last.set(key(queue, event.aggregate_id), event.sequence);
+        moved.set(key(queue, event.aggregate_id), { queue, aggregateId: event.aggregate_id, sequence: event.sequence });
+      }
+      jobs.push({ id: orderedJobId(BigInt(event.sequence)), name: queue, data: message });
+    }
+  }
+  if (jobs.length > 0) await boss.insert(jobs, { db: onConnection(client) });
+  const positions = [...moved.values()];
+  await client.query(
+    `insert into ${schema}.outbox_delivery (queue, aggregate_id, last_sequence)
+     select * from unnest($1::text[], $2::text[], $3::bigint[])
+     on conflict (aggregate_id, queue) do update set last_sequence = excluded.last_sequence`,
+    [positions.map((row) => row.queue), positions.map((row) => row.aggregateId), positions.map((row) => row.sequence)],
+  );
+  await client.query(`update ${schema}.outbox_event set published_at = now() where id = any($1::uuid[])`, [events.map((event) => event.id)]);
+  return events.length;
 }

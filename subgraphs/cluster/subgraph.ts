@@ -18,9 +18,9 @@ import { BadgeProgressResolver, BadgeResolver } from './resolvers/badge.resolver
 import { MemberTierResolver } from './resolvers/member-tier.resolver';
 import { TierResolver } from './resolvers/tier.resolver';
 import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-projection.resolver';
-import { CLUSTER_BADGES_QUEUE, startBadgeEventConsumer } from './services/badge-jobs';
-import { CLUSTER_MEMBERS_QUEUE, startMemberProfileConsumer } from './services/member-profile-jobs';
-import { CLUSTER_QUEUES, scheduleTierExpiryJob, startPointEventConsumer } from './services/tiering-jobs';
+import { startBadgeEventConsumer } from './services/badge-jobs';
+import { startMemberProfileConsumer } from './services/member-profile-jobs';
+import { scheduleTierExpiryJob, startPointEventConsumer, TIER_EXPIRY_QUEUE } from './services/tiering-jobs';
 import { MemberTierLoaders } from './services/tier-loader';
 import { MemberReference } from './types/member.type';
 import { InterestCategory } from './entities/interest-category';
@@ -45,7 +45,7 @@ export function buildClusterSubgraph(deps?: ClusterDeps): Promise<BuiltSubgraph>
 /** Opens the cluster schema (running its migrations), starts the job queue and the outbox relay, and serves the subgraph. */
 export async function startClusterSubgraph(config: Config, databaseUrl: string, logger: Logger, port = config.clusterPort): Promise<RunningServer> {
   const orm = await openDomainOrm({ url: databaseUrl, schema: 'cluster', entities: clusterEntities, migrations: clusterMigrations });
-  const boss = await startJobQueue(databaseUrl, logger, [...CLUSTER_QUEUES, CLUSTER_BADGES_QUEUE, CLUSTER_MEMBERS_QUEUE]);
+  const boss = await startJobQueue(databaseUrl, logger, [TIER_EXPIRY_QUEUE]);
   const relay = startOutboxRelay(orm, boss, logger);
   await startPointEventConsumer(orm, boss, logger);
   await startMemberProfileConsumer(orm, boss, logger);

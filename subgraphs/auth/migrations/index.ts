@@ -6,6 +6,7 @@ import { Migration20261122TierRead } from './migration-20261122-tier-read';
 import { Migration20261122BadgePermissions } from './migration-20261122-badge-permissions';
 import { Migration20261122SegmentPermissions } from './migration-20261122-segment-permissions';
 import { Migration20261123SessionsKeys } from './migration-20261123-sessions-keys';
+import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-chain';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -17,4 +18,5 @@ export const authMigrations = {
   Migration20261122BadgePermissions,
   Migration20261122AuthOutbox,
   Migration20261123SessionsKeys,
+  Migration20261123AuthOutboxChain,
 };

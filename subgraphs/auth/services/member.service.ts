@@ -3,9 +3,10 @@ import QRCode from 'qrcode';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
-import { OutboxEvent } from '../../../core/events/outbox-event';
+import { recordEvent } from '../../../core/events/outbox-event';
 import { AuthDeps } from '../auth-deps';
 import { Gender, Member, MemberStatus } from '../entities/member';
+import { AUTH_EVENTS } from '../events';
 import {
   ChatappProfileInput,
   CreateMemberDirectInput,
@@ -115,17 +116,17 @@ export class MemberService {
   }
 }
 
-export const MEMBER_PROFILE_CHANGED = 'member.profile_changed';
-
 /**
  * Announces a member's profile with the change that writes it (same flush, same transaction): other
  * domains keep what they need of it (the cluster domain: the birth month, for segments).
  */
 function announceProfile(em: EntityManager, member: Member): void {
-  em.create(OutboxEvent, {
-    type: MEMBER_PROFILE_CHANGED,
-    payload: { memberId: member.id, birthDate: member.birthDay, status: member.status, updatedAt: new Date().toISOString() },
-  });
+  recordEvent(
+    em,
+    AUTH_EVENTS.memberProfileChanged,
+    { memberId: member.id, birthDate: member.birthDay, status: member.status, updatedAt: new Date().toISOString() },
+    { aggregateId: member.id },
+  );
 }
 
 /** Absent fields stay as they are; an explicit null clears a field (status cannot be cleared). */

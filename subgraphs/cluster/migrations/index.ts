@@ -4,6 +4,7 @@ import { Migration20261122MemberProfile } from './migration-20261122-member-prof
 import { Migration20261122TierLevelUnique } from './migration-20261122-tier-level-unique';
 import { Migration20261122ClusterBadges } from './migration-20261122-cluster-badges';
 import { Migration20261122SegmentsInterests } from './migration-20261122-segments-interests';
+import { Migration20261123ClusterOutboxChain } from './migration-20261123-outbox-chain';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -13,4 +14,5 @@ export const clusterMigrations = {
   Migration20261122SegmentsInterests,
   Migration20261122ClusterBadges,
   Migration20261122MemberProfile,
+  Migration20261123ClusterOutboxChain,
 };

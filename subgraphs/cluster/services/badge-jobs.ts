@@ -1,21 +1,22 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
-import { PublishedEvent } from '../../../core/events/outbox-event';
+import { startEventConsumer } from '../../../core/events/event-consumer';
 import { Logger } from '../../../core/logger';
+import { POINT_EVENTS } from '../../point/events';
 import { applyBadgeEvent, BadgePointEventData } from './badge-progress';
 
 /** The badges' own queue of point events (subscribed to points.earned and points.redeemed). */
 export const CLUSTER_BADGES_QUEUE = 'cluster.badges';
-const POINT_EVENT_TYPES = ['points.earned', 'points.redeemed'];
 
-/** Badge progress: every point event applied once, each in its own transaction (a failure retries the job). */
+/** Badge progress: every point event applied once, a member's in order. */
 export async function startBadgeEventConsumer(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, logger: Logger): Promise<void> {
-  for (const type of POINT_EVENT_TYPES) await boss.subscribe(type, CLUSTER_BADGES_QUEUE);
-  await boss.work<PublishedEvent<BadgePointEventData>>(CLUSTER_BADGES_QUEUE, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) {
-      await orm.em.fork().transactional((em) => applyBadgeEvent(em, job.data));
-    }
+  await startEventConsumer<BadgePointEventData>({
+    orm,
+    boss,
+    logger,
+    queue: CLUSTER_BADGES_QUEUE,
+    events: [POINT_EVENTS.earned, POINT_EVENTS.redeemed],
+    apply: applyBadgeEvent,
   });
-  logger.debug({ queue: CLUSTER_BADGES_QUEUE }, 'badge event consumer started');
 }

@@ -1,10 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEvent, PublishedEvent } from '../../../core/events/outbox-event';
+import { PublishedEvent, recordEvent } from '../../../core/events/outbox-event';
 import { BadgeRule, BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
+import { CLUSTER_EVENTS } from '../events';
 import { countsPurchases, goalOf } from './badge.service';
-
-/** Announced once per member and badge, when the progress completes. */
-export const BADGE_COMPLETED_EVENT = 'badge.completed';
 
 /** The fields of points.earned / points.redeemed the badges read. */
 export interface BadgePointEventData {
@@ -54,20 +52,17 @@ function matches(id: string | null | undefined, included?: string[] | null, excl
 }
 
 /**
- * Applies one point event to every live, active badge, in the caller's transaction: once per event id
- * (cluster.badge_processed_event), under the lock of each progress row it changes. A completed
- * progress is never changed again; completing writes `badge.completed` to the outbox.
- * Returns false for an event applied before.
+ * Applies one point event to every live, active badge, in the caller's transaction (the event consumer
+ * applies each event once), under the lock of each progress row it changes. A completed progress is
+ * never changed again; completing writes `badge.completed` to the outbox.
  */
-export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<BadgePointEventData>): Promise<boolean> {
-  const fresh = await em.execute(`insert into cluster.badge_processed_event (event_id) values (?) on conflict do nothing returning event_id`, [event.id]);
-  if (fresh.length === 0) return false;
+export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<BadgePointEventData>): Promise<void> {
   const { memberId } = event.data;
   const purchase = Number(event.data.purchaseAmount ?? 0);
-  if (!memberId || !(purchase > 0)) return true;
+  if (!memberId || !(purchase > 0)) return;
   const at = new Date(event.data.createdAt ?? event.occurredAt);
   const badges: LiveBadge[] = await em.execute(`select id, rule from cluster.badge where deleted_at is null and is_active order by created_at, id`);
-  if (badges.length === 0) return true;
+  if (badges.length === 0) return;
   const [projection] = await em.execute(`select tier_id from cluster.tier_projection where member_id = ?`, [memberId]);
   const tierId: string | null = projection?.tier_id ?? null;
   for (const badge of badges) {
@@ -97,12 +92,10 @@ export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<B
       [(current / 100).toFixed(2), goal, done, done, at.toISOString(), row.id],
     );
     if (done && updated) {
-      em.create(OutboxEvent, {
-        type: BADGE_COMPLETED_EVENT,
-        payload: { memberId, badgeId: badge.id, completedAt: new Date(updated.completed_at).toISOString() },
-      });
+      // Announced once per member and badge, when the progress completes.
+      const completedAt = new Date(updated.completed_at).toISOString();
+      recordEvent(em, CLUSTER_EVENTS.badgeCompleted, { memberId, badgeId: badge.id, completedAt }, { aggregateId: memberId });
     }
   }
   await em.flush();
-  return true;
 }

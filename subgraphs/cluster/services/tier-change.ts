@@ -1,9 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEvent } from '../../../core/events/outbox-event';
+import { recordEvent } from '../../../core/events/outbox-event';
 import { TierChangeType, TierHistory } from '../entities/tier-history';
-
-/** The event every tier change of a member announces (spec Part 3's customer event group). */
-export const TIER_CHANGED_EVENT = 'customer.tier_changed';
+import { CLUSTER_EVENTS } from '../events';
 
 /** What moved the member: an assignment, a staff change, purchases (automatic) or the end of a tier. */
 export type TierChangeSource = 'assign' | 'manual' | 'automatic' | 'expiry';
@@ -33,9 +31,10 @@ export async function recordTierChange(em: EntityManager, change: TierChange): P
           fromTierId: change.fromTierId,
           toTierId: change.toTierId,
         });
-  em.create(OutboxEvent, {
-    type: TIER_CHANGED_EVENT,
-    payload: {
+  recordEvent(
+    em,
+    CLUSTER_EVENTS.tierChanged,
+    {
       memberId: change.memberId,
       fromTierId: change.fromTierId,
       toTierId: change.toTierId,
@@ -45,7 +44,8 @@ export async function recordTierChange(em: EntityManager, change: TierChange): P
       snapshot: change.snapshot,
       historyId: history?.id ?? null,
     },
-  });
+    { aggregateId: change.memberId },
+  );
   await em.flush();
   return history;
 }

@@ -1,30 +1,27 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
-import { PublishedEvent } from '../../../core/events/outbox-event';
+import { startEventConsumer } from '../../../core/events/event-consumer';
 import { Logger } from '../../../core/logger';
+import { POINT_EVENTS } from '../../point/events';
 import { applyPointEvent, expireMemberTier, PointEventData } from './tiering.service';
 
 /** The cluster's queue of point events (subscribed to points.earned and points.redeemed). */
 export const CLUSTER_POINTS_QUEUE = 'cluster.points';
 /** The scheduled job ending tiers whose `tier_end_at` has passed. */
 export const TIER_EXPIRY_QUEUE = 'cluster.tier-expiry';
-export const CLUSTER_QUEUES = [CLUSTER_POINTS_QUEUE, TIER_EXPIRY_QUEUE];
-const POINT_EVENT_TYPES = ['points.earned', 'points.redeemed'];
 const MEMBERS_PER_RUN = 1000;
 
-/**
- * Automatic tiering: every point event with its purchase amount, applied once each in its own
- * transaction (a failure retries the job; the event's id makes a repeat a no-op).
- */
+/** Automatic tiering: every point event with its purchase amount, applied once, a member's in order. */
 export async function startPointEventConsumer(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, logger: Logger): Promise<void> {
-  for (const type of POINT_EVENT_TYPES) await boss.subscribe(type, CLUSTER_POINTS_QUEUE);
-  await boss.work<PublishedEvent<PointEventData>>(CLUSTER_POINTS_QUEUE, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    for (const job of jobs) {
-      await orm.em.fork().transactional((em) => applyPointEvent(em, job.data));
-    }
+  await startEventConsumer<PointEventData>({
+    orm,
+    boss,
+    logger,
+    queue: CLUSTER_POINTS_QUEUE,
+    events: [POINT_EVENTS.earned, POINT_EVENTS.redeemed],
+    apply: applyPointEvent,
   });
-  logger.debug({ queue: CLUSTER_POINTS_QUEUE }, 'point event consumer started');
 }
 
 /** Runs the tier expiry every minute on the job queue. */

@@ -53,14 +53,12 @@ async function lockedProjection(em: EntityManager, memberId: string): Promise<Cu
 const asNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /**
- * Applies one point event, in the caller's transaction: once per event id (cluster.processed_event),
- * adds its purchase amount to the member's total (whose row serializes the member's events), then
- * upgrades the member when the total reaches a higher tier. Members in a special tier stay there.
- * Returns false for an event applied before.
+ * Applies one point event, in the caller's transaction (the event consumer applies each event once, a
+ * member's in order): adds its purchase amount to the member's total (whose row serializes the
+ * member's events), then upgrades the member when the total reaches a higher tier. Members in a
+ * special tier stay there.
  */
-export async function applyPointEvent(em: EntityManager, event: PublishedEvent<PointEventData>): Promise<boolean> {
-  const fresh = await em.execute(`insert into cluster.processed_event (event_id) values (?) on conflict do nothing returning event_id`, [event.id]);
-  if (fresh.length === 0) return false;
+export async function applyPointEvent(em: EntityManager, event: PublishedEvent<PointEventData>): Promise<void> {
   const { memberId } = event.data;
   const purchase = String(event.data.purchaseAmount ?? '0');
   const balance = event.data.balanceAfter === undefined || event.data.balanceAfter === null ? null : String(event.data.balanceAfter);
@@ -77,9 +75,9 @@ export async function applyPointEvent(em: EntityManager, event: PublishedEvent<P
     [memberId, purchase, balance, at],
   );
   const current = await lockedProjection(em, memberId);
-  if (current?.is_special) return true;
+  if (current?.is_special) return;
   const target = await qualifyingTier(em, totals.purchase_amount);
-  if (!target || (current && target.level <= current.level)) return true;
+  if (!target || (current && target.level <= current.level)) return;
   const snapshot = { points: asNumber(balance), purchaseAmount: Number(totals.purchase_amount) };
   if (current) {
     await em.execute(`update cluster.tier_projection set tier_id = ?, updated_at = now() where id = ?`, [target.id, current.id]);
@@ -99,7 +97,6 @@ export async function applyPointEvent(em: EntityManager, event: PublishedEvent<P
     tierEndAt: current?.tier_end_at ? new Date(current.tier_end_at) : null,
     snapshot,
   });
-  return true;
 }
 
 /**

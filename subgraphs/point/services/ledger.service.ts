@@ -2,8 +2,9 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { PointExpiryPolicy } from '../../../core/config';
 import { badRequest } from '../../../core/errors';
-import { OutboxEvent } from '../../../core/events/outbox-event';
+import { recordEvent } from '../../../core/events/outbox-event';
 import { PointActionType, PointSource, PointTransaction } from '../entities/point-transaction';
+import { POINT_EVENTS } from '../events';
 import { expiresAtFor } from './expiry-policy';
 
 /** A movement of points for one member; amounts are decimal strings. */
@@ -18,8 +19,6 @@ export interface PointMovement {
   requestTicketId?: string | null;
   receiptVerificationId?: string | null;
 }
-
-export const POINT_EVENTS = { earned: 'points.earned', redeemed: 'points.redeemed', expired: 'points.expired' } as const;
 
 /**
  * The ledger: every change of a balance writes its transaction, its lots and its outbox event in the
@@ -129,9 +128,10 @@ export class LedgerService {
   }
 
   private announce(em: EntityManager, type: string, transaction: PointTransaction): void {
-    em.create(OutboxEvent, {
+    recordEvent(
+      em,
       type,
-      payload: {
+      {
         transactionId: transaction.id,
         memberId: transaction.memberId,
         actionType: transaction.actionType,
@@ -143,6 +143,7 @@ export class LedgerService {
         balanceAfter: transaction.balanceAfter,
         createdAt: transaction.createdAt.toISOString(),
       },
-    });
+      { aggregateId: transaction.memberId },
+    );
   }
 }

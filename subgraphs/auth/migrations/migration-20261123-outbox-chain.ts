@@ -1,0 +1,9 @@
+import { Migration } from '@mikro-orm/migrations';
+import { outboxChainSql } from '../../../core/events/outbox-event';
+
+/** Each member's profile events numbered in commit order (the outbox's aggregate, trigger and delivery record). */
+export class Migration20261123AuthOutboxChain extends Migration {
+  async up(): Promise<void> {
+    this.addSql(outboxChainSql('auth'));
+  }
+}
