@@ -108,8 +108,15 @@ async function main(): Promise<void> {
   let databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
   let close = async () => {};
   if (!databaseUrl) {
-    const [{ startPlatform }, { loadConfig }] = await Promise.all([import('../bin/platform'), import('../core/config')]);
-    const config = loadConfig({ ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'loyalty-seed-')), PORT: '0', GATEWAY_PORT: '0', AUTH_PORT: '0', POINT_PORT: '0', LOG_LEVEL: 'warn' });
+    const [{ startPlatform }, { everyDomainPort, loadPlatformConfig }] = await Promise.all([import('../bin/platform'), import('../subgraphs/registry')]);
+    const config = loadPlatformConfig({
+      ...process.env,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'loyalty-seed-')),
+      PORT: '0',
+      GATEWAY_PORT: '0',
+      ...everyDomainPort('0'),
+      LOG_LEVEL: 'warn',
+    });
     const platform = await startPlatform(config);
     databaseUrl = platform.databaseUrl;
     close = platform.close;

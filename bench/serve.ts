@@ -8,7 +8,7 @@ import { Pool } from 'pg';
 import { startPlatform } from '../bin/platform';
 import { AccessTokens } from '../core/auth/jwt';
 import { PasswordHasher } from '../core/auth/secrets';
-import { loadConfig } from '../core/config';
+import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { listen, onShutdown } from '../core/http';
 import { createLogger } from '../core/logger';
 
@@ -20,14 +20,12 @@ import { createLogger } from '../core/logger';
  */
 async function main(): Promise<void> {
   const dataDir = process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'loyalty-bench-'));
-  const config = loadConfig({
+  const config = loadPlatformConfig({
     ...process.env,
     DATA_DIR: dataDir,
     PORT: '0',
     GATEWAY_PORT: '0',
-    AUTH_PORT: '0',
-    POINT_PORT: '0',
-    CLUSTER_PORT: '0',
+    ...everyDomainPort('0'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_STANDARD_PER_HOUR: '100000000',
   });

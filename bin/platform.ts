@@ -6,9 +6,9 @@ import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
-import { startAuthSubgraph } from '../subgraphs/auth/subgraph';
-import { startClusterSubgraph } from '../subgraphs/cluster/subgraph';
-import { startPointSubgraph } from '../subgraphs/point/subgraph';
+import { RunningServer } from '../core/http';
+import { startDomain } from '../core/module';
+import { MODULES } from '../subgraphs/registry';
 
 export interface RunningPlatform {
   restUrl: string;
@@ -26,18 +26,18 @@ export interface PlatformOptions {
   rateLimitNamespace?: string;
 }
 
-/** Starts the whole chain in this process: database, every subgraph, the gateway, the REST adapter. */
+/** Starts the whole chain in this process: database, every registered domain, the gateway, the REST adapter. */
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
-  const auth = await startAuthSubgraph(config, database.url, logger('auth'));
-  const point = await startPointSubgraph(config, database.url, logger('point'));
-  const cluster = await startClusterSubgraph(config, database.url, logger('cluster'));
-  const subgraphUrls = {
-    auth: `http://127.0.0.1:${auth.port}/graphql`,
-    point: `http://127.0.0.1:${point.port}/graphql`,
-    cluster: `http://127.0.0.1:${cluster.port}/graphql`,
-  };
+  const contracts = MODULES.map((module) => module.contract);
+  const domains: RunningServer[] = [];
+  const subgraphUrls: Record<string, string> = {};
+  for (const module of MODULES) {
+    const domain = await startDomain(module, config, database.url, logger(module.contract.name), contracts);
+    domains.push(domain);
+    subgraphUrls[module.contract.name] = `http://127.0.0.1:${domain.port}/graphql`;
+  }
   const supergraphSdl = readSupergraphSdl();
   const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
   const gateway = await startGateway({
@@ -62,9 +62,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await rest.close();
       await gateway.close();
       await rateLimiter.close();
-      await cluster.close();
-      await point.close();
-      await auth.close();
+      for (const domain of [...domains].reverse()) await domain.close();
       await database.stop();
     },
   };

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { loadConfig } from '../core/config';
+import { loadPlatformConfig } from '../subgraphs/registry';
 import { onShutdown } from '../core/http';
 import { createLogger } from '../core/logger';
 import { startPlatform } from './platform';
 
 /** `npm start`: the whole platform in one process, on the embedded PostgreSQL unless DATABASE_URL is set. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadPlatformConfig();
   const logger = createLogger('platform', config.logLevel);
   const platform = await startPlatform(config);
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');

@@ -10,12 +10,12 @@ export interface Config {
   databaseUrl?: string;
   port: number;
   gatewayPort: number;
-  authPort: number;
-  pointPort: number;
-  clusterPort: number;
-  /** The address each part binds: the REST adapter and the gateway face clients, subgraphs stay on loopback. */
-  hosts: { rest: string; gateway: string; subgraphs: Record<string, string> };
+  /** The address the REST adapter and the gateway bind: they face clients. */
+  hosts: { rest: string; gateway: string };
   gatewayUrl: string;
+  /** Each domain's subgraph: its port, address (loopback unless set) and URL, and its own settings. */
+  domains: Record<string, DomainConfig>;
+  /** Where the gateway finds each subgraph (the domains' URLs). */
   subgraphUrls: Record<string, string>;
   publicUrl: string;
   jwtSecret: string;
@@ -27,29 +27,30 @@ export interface Config {
   mailFrom: string;
   logLevel: string;
   rateLimit: { standardPerHour: number; premiumPerHour: number };
-  pointExpiry: PointExpiryPolicy;
   /** Express `trust proxy`: false, a hop count, or the addresses of the trusted proxies. */
   trustProxy: TrustProxy;
   /** GraphQL introspection on the gateway: off when NODE_ENV=production unless GRAPHQL_INTROSPECTION=true. */
   introspection: boolean;
-  /** The receipt extraction service for automatic verification; without it receipts need manual review. */
-  receiptExtractorUrl?: string;
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
 }
 
 export type TrustProxy = false | number | string[];
 
-/** When earned points expire: never, N days after they were earned, or at the end of that month. */
-export type PointExpiryPolicy = { kind: 'never' } | { kind: 'days'; days: number } | { kind: 'end-of-month' };
+export interface DomainConfig {
+  port: number;
+  host: string;
+  url: string;
+  /** What the domain's own `settings` parser made of its variables. */
+  settings: unknown;
+}
 
-function parsePointExpiry(env: Env, problems: string[]): PointExpiryPolicy {
-  const raw = env.POINT_EXPIRY || 'never';
-  if (raw === 'never' || raw === 'end-of-month') return { kind: raw };
-  const days = /^days:(\d+)$/.exec(raw);
-  if (days && Number(days[1]) >= 1) return { kind: 'days', days: Number(days[1]) };
-  problems.push(`POINT_EXPIRY must be never, end-of-month or days:N (N >= 1), got "${raw}"`);
-  return { kind: 'never' };
+/** What the configuration needs to know of a domain: its name, default port and own settings. */
+export interface ConfigurableDomain {
+  contract: { name: string };
+  defaultPort: number;
+  /** Parses the domain's own variables, pushing a message naming each bad one onto `problems`. */
+  settings?: (env: Env, problems: string[]) => unknown;
 }
 
 export class ConfigError extends Error {
@@ -59,9 +60,9 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-function parsePort(env: Env, name: string, fallback: number, problems: string[]): number {
+export function parsePort(env: Env, name: string, fallback: number, problems: string[]): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -72,7 +73,7 @@ function parsePort(env: Env, name: string, fallback: number, problems: string[])
   return value;
 }
 
-function parsePositiveInt(env: Env, name: string, fallback: number, problems: string[]): number {
+export function parsePositiveInt(env: Env, name: string, fallback: number, problems: string[]): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -83,7 +84,7 @@ function parsePositiveInt(env: Env, name: string, fallback: number, problems: st
   return value;
 }
 
-function parseUrl(env: Env, name: string, problems: string[], protocols: string[]): string | undefined {
+export function parseUrl(env: Env, name: string, problems: string[], protocols: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   try {
@@ -111,14 +112,14 @@ function jwtSecret(env: Env, dataDir: string, problems: string[]): string {
   return secret;
 }
 
-function parseHost(env: Env, name: string, fallback: string, problems: string[]): string {
+export function parseHost(env: Env, name: string, fallback: string, problems: string[]): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!isIP(raw) && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/i.test(raw)) problems.push(`${name} must be an IP address or a host name, got "${raw}"`);
   return raw;
 }
 
-function parseBoolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+export function parseBoolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false, got "${raw}"`);
@@ -164,30 +165,34 @@ function internalSecret(env: Env, jwt: string, problems: string[]): string {
   return createHmac('sha256', jwt).update('loyalty-platform internal credential').digest('base64url');
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** `<NAME>_PORT`, `<NAME>_HOST` (loopback by default) and `<NAME>_URL` of a domain, and its own settings. */
+function domainConfig(env: Env, domain: ConfigurableDomain, problems: string[]): DomainConfig {
+  const prefix = domain.contract.name.toUpperCase();
+  const port = parsePort(env, `${prefix}_PORT`, domain.defaultPort, problems);
+  return {
+    port,
+    host: parseHost(env, `${prefix}_HOST`, '127.0.0.1', problems),
+    url: parseUrl(env, `${prefix}_URL`, problems, ['http:', 'https:']) ?? `http://127.0.0.1:${port}/graphql`,
+    settings: domain.settings?.(env, problems),
+  };
+}
+
+/**
+ * Reads and validates every setting of the platform and of the given domains (the registry's modules;
+ * none for a part that serves no domain), reporting every bad one at once.
+ */
+export function loadConfig(env: Env = process.env, domains: readonly ConfigurableDomain[] = []): Config {
   const problems: string[] = [];
   const dataDir = resolve(env.DATA_DIR || '.data');
   const port = parsePort(env, 'PORT', 3000, problems);
   const gatewayPort = parsePort(env, 'GATEWAY_PORT', 4000, problems);
-  const authPort = parsePort(env, 'AUTH_PORT', 4001, problems);
-  const pointPort = parsePort(env, 'POINT_PORT', 4002, problems);
-  const clusterPort = parsePort(env, 'CLUSTER_PORT', 4003, problems);
   const databaseUrl = parseUrl(env, 'DATABASE_URL', problems, ['postgres:', 'postgresql:']);
   const gatewayUrl = parseUrl(env, 'GATEWAY_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${gatewayPort}/graphql`;
-  const subgraphUrls = {
-    auth: parseUrl(env, 'AUTH_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${authPort}/graphql`,
-    point: parseUrl(env, 'POINT_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${pointPort}/graphql`,
-    cluster: parseUrl(env, 'CLUSTER_URL', problems, ['http:', 'https:']) ?? `http://127.0.0.1:${clusterPort}/graphql`,
-  };
+  const domainConfigs = Object.fromEntries(domains.map((domain) => [domain.contract.name, domainConfig(env, domain, problems)]));
   const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
   const hosts = {
     rest: parseHost(env, 'HOST', '0.0.0.0', problems),
     gateway: parseHost(env, 'GATEWAY_HOST', '0.0.0.0', problems),
-    subgraphs: {
-      auth: parseHost(env, 'AUTH_HOST', '127.0.0.1', problems),
-      point: parseHost(env, 'POINT_HOST', '127.0.0.1', problems),
-      cluster: parseHost(env, 'CLUSTER_HOST', '127.0.0.1', problems),
-    },
   };
 
   const adminEmail = env.BOOTSTRAP_ADMIN_EMAIL || undefined;
@@ -212,8 +217,6 @@ export function loadConfig(env: Env = process.env): Config {
     standardPerHour: parsePositiveInt(env, 'RATE_LIMIT_STANDARD_PER_HOUR', 1000, problems),
     premiumPerHour: parsePositiveInt(env, 'RATE_LIMIT_PREMIUM_PER_HOUR', 10000, problems),
   };
-  const pointExpiry = parsePointExpiry(env, problems);
-  const receiptExtractorUrl = parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']);
   const secret = jwtSecret(env, dataDir, problems);
   const internal = internalSecret(env, secret, problems);
   const trustProxy = parseTrustProxy(env, problems);
@@ -229,12 +232,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     port,
     gatewayPort,
-    authPort,
-    pointPort,
-    clusterPort,
     hosts,
     gatewayUrl,
-    subgraphUrls,
+    domains: domainConfigs,
+    subgraphUrls: Object.fromEntries(Object.entries(domainConfigs).map(([name, domain]) => [name, domain.url])),
     publicUrl,
     jwtSecret: secret,
     internalSecret: internal,
@@ -244,10 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Loyalty Platform <no-reply@loyalty.local>',
     logLevel,
     rateLimit,
-    pointExpiry,
     trustProxy,
     introspection,
-    receiptExtractorUrl,
     passwordScryptCost,
   };
 }

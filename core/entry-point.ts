@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { Config, loadConfig } from './config';
+import { Config } from './config';
 import { resolveDatabase } from './db/database';
 import { onShutdown, RunningServer } from './http';
 import { createLogger, Logger } from './logger';
@@ -9,11 +9,15 @@ import { createLogger, Logger } from './logger';
  * PostgreSQL), starts the part, logs where it listens and stops it on SIGTERM, the database last. A bad
  * configuration or a failed start prints one clear line and exits 1.
  */
-export function runPart(name: string, path: string, start: (config: Config, databaseUrl: string, logger: Logger) => Promise<RunningServer>): void {
-  let logger: Logger | undefined;
+export function runPart(
+  name: string,
+  path: string,
+  loadConfig: () => Config,
+  start: (config: Config, databaseUrl: string, logger: Logger) => Promise<RunningServer>,
+): void {
   (async () => {
     const config = loadConfig();
-    logger = createLogger(name, config.logLevel);
+    const logger = createLogger(name, config.logLevel);
     const database = await resolveDatabase(config);
     const server = await start(config, database.url, logger);
     const { address } = server.server.address() as AddressInfo;
@@ -23,9 +27,4 @@ export function runPart(name: string, path: string, start: (config: Config, data
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
-}
-
-/** Runs a subgraph alone. */
-export function runSubgraph(name: string, start: (config: Config, databaseUrl: string, logger: Logger) => Promise<RunningServer>): void {
-  runPart(name, '/graphql', start);
 }

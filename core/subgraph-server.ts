@@ -24,7 +24,7 @@ export interface SubgraphServerOptions {
   tokens: AccessTokens;
   logger: Logger;
   port: number;
-  /** Loopback by default (config.hosts.subgraphs). */
+  /** Loopback by default (`<NAME>_HOST`). */
   host: string;
   /** Only callers presenting it are served: the gateway, over HTTP and graphql-ws. */
   internal: InternalCredential;
@@ -32,7 +32,7 @@ export interface SubgraphServerOptions {
 
 /** Where a subgraph listens and whom it serves, from the configuration. */
 export function subgraphServing(config: Config, name: string): Pick<SubgraphServerOptions, 'host' | 'internal'> {
-  return { host: config.hosts.subgraphs[name] ?? '127.0.0.1', internal: new InternalCredential(config.internalSecret) };
+  return { host: config.domains[name]?.host ?? '127.0.0.1', internal: new InternalCredential(config.internalSecret) };
 }
 
 /**

@@ -8,12 +8,15 @@ import { validateArgument } from './validation';
 const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@override", "@tag"])';
 
+/** `__resolveReference` per entity type, for the `@key` entities a subgraph owns or extends. */
+export type ReferenceResolvers = Record<string, { __resolveReference: (reference: any, context: any) => unknown }>;
+
 export interface SubgraphDefinition {
   name: string;
   resolvers: NonEmptyArray<Function>;
   orphanedTypes?: Function[];
   /** `__resolveReference` per entity type, for the `@key` entities this subgraph owns. */
-  referenceResolvers?: Record<string, { __resolveReference: (reference: any, context: any) => unknown }>;
+  referenceResolvers?: ReferenceResolvers;
   pubSub?: PubSub;
   /** Builds each resolver class; lets resolvers receive the subgraph's dependencies in their constructor. */
   container?: { get: (resolverClass: any) => unknown };

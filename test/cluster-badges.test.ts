@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
-import { CLUSTER_BADGES_QUEUE } from '../subgraphs/cluster/services/badge-jobs';
+import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
+
+const CLUSTER_BADGES_QUEUE = CLUSTER_QUEUES.badges;
 import { png } from './support/images';
 import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
 

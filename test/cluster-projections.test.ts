@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
-import { CLUSTER_POINTS_QUEUE, TIER_EXPIRY_QUEUE } from '../subgraphs/cluster/services/tiering-jobs';
+import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
+
+const { points: CLUSTER_POINTS_QUEUE, tierExpiry: TIER_EXPIRY_QUEUE } = CLUSTER_QUEUES;
 import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
 
 let platform: TestPlatform;

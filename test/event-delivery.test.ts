@@ -6,18 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Pool } from 'pg';
-import { openDomainOrm } from '../core/db/orm';
 import { listDeadLetters, listParked, replayDeadLetters } from '../core/events/dead-letters';
 import { startEventConsumer } from '../core/events/event-consumer';
 import { startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent, recordEvent } from '../core/events/outbox-event';
 import { startOutboxRelay } from '../core/events/outbox-relay';
 import { createLogger } from '../core/logger';
-import { clusterMigrations } from '../subgraphs/cluster/migrations';
-import { clusterEntities } from '../subgraphs/cluster/subgraph';
-import { pointMigrations } from '../subgraphs/point/migrations';
+import { openModuleOrm } from '../core/module';
+import { clusterModule } from '../subgraphs/cluster/module';
+import { pointModule } from '../subgraphs/point/module';
 import { LedgerService } from '../subgraphs/point/services/ledger.service';
-import { pointEntities } from '../subgraphs/point/subgraph';
 import { startTestPlatform, TestPlatform } from './support/test-platform';
 
 const execFileAsync = promisify(execFile);
@@ -31,7 +29,7 @@ const pointQueue = `test-events-points-${randomUUID()}`;
 beforeAll(async () => {
   platform = await startTestPlatform();
   const url = process.env.TEST_DATABASE_URL!;
-  pointOrm = await openDomainOrm({ url, schema: 'point', entities: pointEntities, migrations: pointMigrations });
+  pointOrm = await openModuleOrm(pointModule, url);
   boss = await startJobQueue(url, logger, [pointQueue]);
   for (const type of ['points.earned', 'points.redeemed', 'points.expired']) await boss.subscribe(type, pointQueue);
 });
@@ -146,7 +144,7 @@ describe('an event consumer', () => {
 
   beforeAll(async () => {
     const url = process.env.TEST_DATABASE_URL!;
-    clusterOrm = await openDomainOrm({ url, schema: 'cluster', entities: clusterEntities, migrations: clusterMigrations });
+    clusterOrm = await openModuleOrm(clusterModule, url);
     pool = new Pool({ connectionString: url, max: 2 });
     await pool.query(`create schema if not exists event_test;
       create table if not exists event_test.applied (position bigserial primary key, queue text not null, member_id text not null, balance_after text not null)`);

@@ -16,6 +16,7 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
+import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { png } from './support/images';
 import { openTestRateLimiter, startTestPlatform, TestPlatform } from './support/test-platform';
 
@@ -264,9 +265,7 @@ describe('bootstrap admin and a second start', () => {
       DATA_DIR: dataDir,
       PORT: '0',
       GATEWAY_PORT: '0',
-      AUTH_PORT: '0',
-      POINT_PORT: '0',
-      CLUSTER_PORT: '0',
+      ...everyDomainPort('0'),
       LOG_LEVEL: 'silent',
       BOOTSTRAP_ADMIN_EMAIL: 'Founder@Example.com',
       BOOTSTRAP_ADMIN_PASSWORD: 'first-password',
@@ -278,7 +277,7 @@ describe('bootstrap admin and a second start', () => {
         body: JSON.stringify({ email: 'founder@example.com', password }),
       });
 
-    const first = await startPlatform(loadConfig(env));
+    const first = await startPlatform(loadPlatformConfig(env));
     try {
       const response = await login(first.restUrl, 'first-password');
       expect(response.status).toBe(200);
@@ -289,7 +288,7 @@ describe('bootstrap admin and a second start', () => {
       await first.close();
     }
 
-    const second = await startPlatform(loadConfig({ ...env, BOOTSTRAP_ADMIN_PASSWORD: 'other-password' }));
+    const second = await startPlatform(loadPlatformConfig({ ...env, BOOTSTRAP_ADMIN_PASSWORD: 'other-password' }));
     try {
       expect((await login(second.restUrl, 'first-password')).status).toBe(200);
       expect((await login(second.restUrl, 'other-password')).status).toBe(401);

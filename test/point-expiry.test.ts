@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { randomUUID } from 'node:crypto';
-import { PointExpiryPolicy } from '../core/config';
+import { PointExpiryPolicy } from '../subgraphs/point/settings';
 import { startJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { EXPIRE_LOTS_QUEUE } from '../subgraphs/point/services/expiry-job';

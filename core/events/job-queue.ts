@@ -38,6 +38,23 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, queues:
   return boss;
 }
 
+/**
+ * Runs `run` on `cron` (pg-boss schedules are cluster-wide: one run per tick whatever the number of
+ * instances), on a queue with the retry policy; a run that throws is tried again, then dead-lettered.
+ */
+export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: string, cron: string, run: () => Promise<void>, logger: Logger): Promise<void> {
+  await ensureQueue(boss, databaseUrl, queue, DEFAULT_RETRY);
+  await boss.schedule(queue, cron);
+  await boss.work(queue, async () => {
+    try {
+      await run();
+    } catch (error) {
+      logger.error({ err: error, queue }, 'scheduled job failed');
+      throw error;
+    }
+  });
+}
+
 /** Creates the queue with its dead-letter queue, or brings an existing one to the policy. */
 export async function ensureQueue(boss: PgBoss, databaseUrl: string, name: string, retry: RetryPolicy): Promise<void> {
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', () => defineQueue(boss, name, retry));

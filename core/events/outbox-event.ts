@@ -25,8 +25,8 @@ export class OutboxEvent {
  * Writes an event to the domain's outbox, in the caller's transaction (flushed with it). Give the
  * aggregate whenever the event belongs to one, so that its consumers see it in commit order.
  */
-export function recordEvent(em: EntityManager, type: string, payload: Record<string, unknown>, options: { aggregateId: string | null }): OutboxEvent {
-  return em.create(OutboxEvent, { type, payload, aggregateId: options.aggregateId });
+export function recordEvent(em: EntityManager, type: string, payload: object, options: { aggregateId: string | null }): OutboxEvent {
+  return em.create(OutboxEvent, { type, payload: payload as Record<string, unknown>, aggregateId: options.aggregateId });
 }
 
 /** The outbox table of a domain schema, for that domain's first migration (then `outboxChainSql`). */

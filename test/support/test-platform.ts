@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { RunningPlatform, startPlatform } from '../../bin/platform';
 import { PasswordHasher } from '../../core/auth/secrets';
-import { Config, loadConfig } from '../../core/config';
+import { Config } from '../../core/config';
 import { DestinationStream } from '../../core/logger';
 import { CallerRateLimiter } from '../../core/rate-limit';
+import { everyDomainPort, loadPlatformConfig } from '../../subgraphs/registry';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './fake-chatapp';
 import { FakeSmtp, startFakeSmtp } from './fake-smtp';
 
@@ -70,14 +71,12 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-platform-'));
   const [chatapp, smtp] = await Promise.all([startFakeChatapp(), startFakeSmtp()]);
-  const config = loadConfig({
+  const config = loadPlatformConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     PORT: '0',
     GATEWAY_PORT: '0',
-    AUTH_PORT: '0',
-    POINT_PORT: '0',
-    CLUSTER_PORT: '0',
+    ...everyDomainPort('0'),
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     CHATAPP_API_URL: chatapp.url,

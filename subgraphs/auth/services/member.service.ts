@@ -6,7 +6,7 @@ import { containsAny } from '../../../core/search';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { AuthDeps } from '../auth-deps';
 import { Gender, Member, MemberStatus } from '../entities/member';
-import { AUTH_EVENTS } from '../events';
+import { AUTH } from '../contract';
 import {
   ChatappProfileInput,
   CreateMemberDirectInput,
@@ -123,7 +123,7 @@ export class MemberService {
 function announceProfile(em: EntityManager, member: Member): void {
   recordEvent(
     em,
-    AUTH_EVENTS.memberProfileChanged,
+    AUTH.events.memberProfileChanged,
     { memberId: member.id, birthDate: member.birthDay, status: member.status, updatedAt: new Date().toISOString() },
     { aggregateId: member.id },
   );

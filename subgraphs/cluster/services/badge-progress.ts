@@ -1,17 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PublishedEvent, recordEvent } from '../../../core/events/outbox-event';
 import { BadgeRule, BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
-import { CLUSTER_EVENTS } from '../events';
+import type { PointLedgerEntry } from '../../point/contract';
+import { CLUSTER } from '../contract';
 import { countsPurchases, goalOf } from './badge.service';
-
-/** The fields of points.earned / points.redeemed the badges read. */
-export interface BadgePointEventData {
-  memberId: string;
-  purchaseAmount?: string | number | null;
-  shopId?: string | null;
-  categoryId?: string | null;
-  createdAt?: string;
-}
 
 interface LiveBadge {
   id: string;
@@ -30,7 +22,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const cents = (value: string | number) => Math.round(Number(value) * 100);
 
 /** Whether one purchase counts for a rule, before withinDays (which needs the member's progress). */
-export function eventCounts(rule: BadgeRule, purchase: number, at: Date, data: BadgePointEventData, tierId: string | null): boolean {
+export function eventCounts(rule: BadgeRule, purchase: number, at: Date, data: PointLedgerEntry, tierId: string | null): boolean {
   if (!(purchase > 0)) return false;
   if (rule.minSpend != null && cents(purchase) < cents(rule.minSpend)) return false;
   if (rule.window?.start && at < new Date(rule.window.start)) return false;
@@ -56,7 +48,7 @@ function matches(id: string | null | undefined, included?: string[] | null, excl
  * applies each event once), under the lock of each progress row it changes. A completed progress is
  * never changed again; completing writes `badge.completed` to the outbox.
  */
-export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<BadgePointEventData>): Promise<void> {
+export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<PointLedgerEntry>): Promise<void> {
   const { memberId } = event.data;
   const purchase = Number(event.data.purchaseAmount ?? 0);
   if (!memberId || !(purchase > 0)) return;
@@ -94,7 +86,7 @@ export async function applyBadgeEvent(em: EntityManager, event: PublishedEvent<B
     if (done && updated) {
       // Announced once per member and badge, when the progress completes.
       const completedAt = new Date(updated.completed_at).toISOString();
-      recordEvent(em, CLUSTER_EVENTS.badgeCompleted, { memberId, badgeId: badge.id, completedAt }, { aggregateId: memberId });
+      recordEvent(em, CLUSTER.events.badgeCompleted, { memberId, badgeId: badge.id, completedAt }, { aggregateId: memberId });
     }
   }
   await em.flush();

@@ -1,6 +1,6 @@
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { uuidArray } from './segment.service';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { Locale, projectLocale } from '../../../core/i18n';
 import { INTEREST_LOCALIZED, InterestCategory } from '../entities/interest-category';
@@ -60,11 +60,11 @@ export class InterestService {
       const live = await em.find(InterestCategory, { id: { $in: ids }, deletedAt: null });
       if (live.length !== ids.length) throw badRequest('Every category id must be a live interest category', 'categoryIds');
       const connection = em.getConnection();
-      await connection.execute('delete from cluster.member_interest where member_id = ? and not (category_id = any(?::uuid[]))', [memberId, uuidArray(ids)]);
+      await connection.execute('delete from cluster.member_interest where member_id = ? and not (category_id = any(?::uuid[]))', [memberId, arrayLiteral(ids)]);
       if (ids.length > 0) {
         await connection.execute(
           'insert into cluster.member_interest (member_id, category_id, created_at) select ?, unnest(?::uuid[]), now() on conflict do nothing',
-          [memberId, uuidArray(ids)],
+          [memberId, arrayLiteral(ids)],
         );
       }
     });

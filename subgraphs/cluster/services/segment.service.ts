@@ -1,3 +1,4 @@
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { recordIdsAmong } from '../../../core/ids';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -12,8 +13,6 @@ import { CreateSegmentInput, SegmentListArgs, SegmentMember, SegmentMembershipCh
 const SEGMENT = 'Segment';
 
 /** A Postgres array literal of (validated) uuids, bound as one `?::uuid[]` (the driver expands JS arrays into lists). */
-export const uuidArray = (ids: string[]): string => `{${ids.join(',')}}`;
-
 /**
  * A rule as SQL over the members the cluster domain knows (a tier projection, a point-event summary or
  * a profile), with `tp` the tier projection, `mp` the member_purchase row and `pr` the profile (left-joined).
@@ -23,7 +22,7 @@ function ruleCondition(rule: SegmentRule): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   if (rule.tierIds?.length) {
     parts.push('tp.tier_id = any(?::uuid[])');
-    params.push(uuidArray(rule.tierIds));
+    params.push(arrayLiteral(rule.tierIds));
   }
   if (rule.minPoints !== undefined && rule.minPoints !== null) {
     parts.push('mp.points >= ?');
@@ -170,7 +169,7 @@ export class SegmentService {
     const rows = await this.em.getConnection().execute<Array<{ member_id: string }>>(
       `insert into cluster.segment_member (segment_id, member_id, created_at)
        select ?, unnest(?::uuid[]), now() on conflict do nothing returning member_id`,
-      [id, uuidArray([...new Set(memberIds)])],
+      [id, arrayLiteral([...new Set(memberIds)])],
     );
     return { segmentId: id, changed: rows.length, memberCount: await this.memberCount(segment) };
   }
@@ -180,7 +179,7 @@ export class SegmentService {
     const segment = await this.manual(id);
     const rows = await this.em
       .getConnection()
-      .execute<Array<{ member_id: string }>>('delete from cluster.segment_member where segment_id = ? and member_id = any(?::uuid[]) returning member_id', [id, uuidArray(memberIds)]);
+      .execute<Array<{ member_id: string }>>('delete from cluster.segment_member where segment_id = ? and member_id = any(?::uuid[]) returning member_id', [id, arrayLiteral(memberIds)]);
     return { segmentId: id, changed: rows.length, memberCount: await this.memberCount(segment) };
   }
 

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { TierChangeType, TierHistory } from '../entities/tier-history';
-import { CLUSTER_EVENTS } from '../events';
+import { CLUSTER } from '../contract';
 
 /** What moved the member: an assignment, a staff change, purchases (automatic) or the end of a tier. */
 export type TierChangeSource = 'assign' | 'manual' | 'automatic' | 'expiry';
@@ -33,7 +33,7 @@ export async function recordTierChange(em: EntityManager, change: TierChange): P
         });
   recordEvent(
     em,
-    CLUSTER_EVENTS.tierChanged,
+    CLUSTER.events.tierChanged,
     {
       memberId: change.memberId,
       fromTierId: change.fromTierId,

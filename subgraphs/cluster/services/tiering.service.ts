@@ -1,15 +1,9 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/core';
+import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { PublishedEvent } from '../../../core/events/outbox-event';
+import type { PointLedgerEntry } from '../../point/contract';
 import { TierChangeType } from '../entities/tier-history';
 import { recordTierChange } from './tier-change';
-
-/** What the point service announces with points.earned and points.redeemed (the fields used here). */
-export interface PointEventData {
-  memberId: string;
-  purchaseAmount?: string | number | null;
-  balanceAfter?: string | number | null;
-  createdAt?: string;
-}
 
 interface CurrentTier {
   id: string;
@@ -58,7 +52,7 @@ const asNumber = (value: unknown) => (value === null || value === undefined ? nu
  * member's events), then upgrades the member when the total reaches a higher tier. Members in a
  * special tier stay there.
  */
-export async function applyPointEvent(em: EntityManager, event: PublishedEvent<PointEventData>): Promise<void> {
+export async function applyPointEvent(em: EntityManager, event: PublishedEvent<PointLedgerEntry>): Promise<void> {
   const { memberId } = event.data;
   const purchase = String(event.data.purchaseAmount ?? '0');
   const balance = event.data.balanceAfter === undefined || event.data.balanceAfter === null ? null : String(event.data.balanceAfter);
@@ -126,4 +120,23 @@ export async function expireMemberTier(em: EntityManager, memberId: string): Pro
     snapshot: { points: asNumber(totals.points), purchaseAmount: Number(totals.purchase_amount) },
   });
   return true;
+}
+
+const MEMBERS_PER_RUN = 1000;
+
+/** Ends every tier that is due, member by member, each in its own transaction; returns how many. */
+export async function expireAllDueTiers(orm: MikroORM<PostgreSqlDriver>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const members: Array<{ member_id: string }> = await orm.em
+      .fork()
+      .execute(`select member_id from cluster.tier_projection where tier_end_at <= now() order by tier_end_at limit ?`, [MEMBERS_PER_RUN]);
+    if (members.length === 0) return total;
+    let changed = 0;
+    for (const { member_id: memberId } of members) {
+      if (await orm.em.fork().transactional((em) => expireMemberTier(em, memberId))) changed++;
+    }
+    total += changed;
+    if (changed === 0) return total;
+  }
 }

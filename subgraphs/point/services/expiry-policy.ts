@@ -1,4 +1,4 @@
-import { PointExpiryPolicy } from '../../../core/config';
+import { PointExpiryPolicy } from '../settings';
 
 /** When a lot earned at `earnedAt` expires under the policy (null: never). */
 export function expiresAtFor(policy: PointExpiryPolicy, earnedAt: Date): Date | null {

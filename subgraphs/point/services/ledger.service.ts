@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { PointExpiryPolicy } from '../../../core/config';
+import { PointExpiryPolicy } from '../settings';
 import { badRequest } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { PointActionType, PointSource, PointTransaction } from '../entities/point-transaction';
-import { POINT_EVENTS } from '../events';
+import { POINT, PointLedgerEntry } from '../contract';
 import { expiresAtFor } from './expiry-policy';
 
 /** A movement of points for one member; amounts are decimal strings. */
@@ -40,7 +40,7 @@ export class LedgerService {
         [randomUUID(), movement.memberId, transaction.id, movement.amount, movement.amount, transaction.createdAt, expiresAtFor(this.policy, transaction.createdAt)],
       );
     }
-    this.announce(em, POINT_EVENTS.earned, transaction);
+    this.announce(em, POINT.events.earned, transaction);
     return transaction;
   }
 
@@ -62,7 +62,7 @@ export class LedgerService {
     );
     const balanceAfter = await this.addToBalance(em, movement.memberId, `-${movement.amount}`, movement.purchaseAmount ?? '0');
     const transaction = await this.append(em, PointActionType.SPEND, movement, balanceAfter);
-    this.announce(em, POINT_EVENTS.redeemed, transaction);
+    this.announce(em, POINT.events.redeemed, transaction);
     return transaction;
   }
 
@@ -94,7 +94,7 @@ export class LedgerService {
     for (const lot of lots) {
       const balanceAfter = await this.addToBalance(em, memberId, `-${lot.remaining}`, '0');
       const transaction = await this.append(em, PointActionType.EXPIRE, { memberId, amount: lot.remaining, note: 'Points expired' }, balanceAfter);
-      this.announce(em, POINT_EVENTS.expired, transaction);
+      this.announce(em, POINT.events.expired, transaction);
     }
     return lots.length;
   }
@@ -128,22 +128,18 @@ export class LedgerService {
   }
 
   private announce(em: EntityManager, type: string, transaction: PointTransaction): void {
-    recordEvent(
-      em,
-      type,
-      {
-        transactionId: transaction.id,
-        memberId: transaction.memberId,
-        actionType: transaction.actionType,
-        amount: transaction.amount,
-        purchaseAmount: transaction.purchaseAmount,
-        shopId: transaction.shopId,
-        categoryId: transaction.categoryId,
-        sourceBy: transaction.sourceBy,
-        balanceAfter: transaction.balanceAfter,
-        createdAt: transaction.createdAt.toISOString(),
-      },
-      { aggregateId: transaction.memberId },
-    );
+    const entry: PointLedgerEntry = {
+      transactionId: transaction.id,
+      memberId: transaction.memberId,
+      actionType: transaction.actionType,
+      amount: transaction.amount,
+      purchaseAmount: transaction.purchaseAmount,
+      shopId: transaction.shopId,
+      categoryId: transaction.categoryId,
+      sourceBy: transaction.sourceBy,
+      balanceAfter: transaction.balanceAfter,
+      createdAt: transaction.createdAt.toISOString(),
+    };
+    recordEvent(em, type, entry, { aggregateId: transaction.memberId });
   }
 }

@@ -1,0 +1,49 @@
+import 'reflect-metadata';
+import { runPart } from '../core/entry-point';
+import { listen, RunningServer } from '../core/http';
+import { startDomain } from '../core/module';
+import { CallerRateLimiter } from '../core/rate-limit';
+import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
+import { startGateway } from '../gateway/gateway';
+import { createRestApp } from '../rest-adapter/app';
+import { loadPlatformConfig, MODULES, moduleNamed } from '../subgraphs/registry';
+
+const USAGE = `Usage: npm run start:part -- <part>   (one of: ${[...MODULES.map((module) => module.contract.name), 'gateway', 'rest'].join(', ')})`;
+
+/** A part that counts callers: it shares the rate limits in the database and closes them last. */
+async function withRateLimits(start: (limiter: CallerRateLimiter) => Promise<RunningServer>, databaseUrl: string, limits: { standardPerHour: number; premiumPerHour: number }) {
+  const rateLimiter = await CallerRateLimiter.open(databaseUrl, limits);
+  const server = await start(rateLimiter);
+  return { ...server, close: () => server.close().then(() => rateLimiter.close()) };
+}
+
+/**
+ * `npm run start:part -- <part>`: one part of the platform alone (docker-compose runs each as its own
+ * service): a domain's subgraph with its jobs and consumers, the gateway, or the REST adapter.
+ */
+const part = process.argv[2];
+const domain = part ? moduleNamed(part) : undefined;
+if (domain) {
+  runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>
+    startDomain(domain, config, databaseUrl, logger, MODULES.map((module) => module.contract)),
+  );
+} else if (part === 'gateway') {
+  runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>
+    withRateLimits(
+      (rateLimiter) => startGateway({ config, port: config.gatewayPort, host: config.hosts.gateway, subgraphUrls: config.subgraphUrls, logger, rateLimiter }),
+      databaseUrl,
+      config.rateLimit,
+    ),
+  );
+} else if (part === 'rest') {
+  runPart(part, '', loadPlatformConfig, (config, databaseUrl, logger) =>
+    withRateLimits(
+      (rateLimiter) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter }), config.port, config.hosts.rest),
+      databaseUrl,
+      config.rateLimit,
+    ),
+  );
+} else {
+  console.error(USAGE);
+  process.exit(2);
+}

@@ -1,0 +1,151 @@
+import { MikroORM } from '@mikro-orm/core';
+import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import { NonEmptyArray } from 'type-graphql';
+import { AccessTokens } from './auth/jwt';
+import { Config, Env } from './config';
+import { MigrationClass, openDomainOrm } from './db/orm';
+import { startEventConsumer } from './events/event-consumer';
+import { scheduleJob, startJobQueue } from './events/job-queue';
+import { OutboxEvent, PublishedEvent } from './events/outbox-event';
+import { startOutboxRelay } from './events/outbox-relay';
+import { RunningServer } from './http';
+import { Logger } from './logger';
+import { BuiltSubgraph, buildSubgraph, ReferenceResolvers } from './subgraph';
+import { startSubgraphServer, subgraphServing } from './subgraph-server';
+
+/**
+ * What a domain tells the others, in `subgraphs/<domain>/contract.ts`: plain data with no runtime
+ * imports, so that any domain (and the REST adapter) may import it. The kernel knows no domain's
+ * permission or event names; they live here.
+ */
+export interface DomainContract {
+  /** The domain's name: its subgraph, its Postgres schema, the prefix of its settings (`POINT_PORT`). */
+  readonly name: string;
+  /** The permissions its operations require, by key. */
+  readonly permissions: Readonly<Record<string, string>>;
+  /** The permissions each seeded role gets by default (admin holds `*`); auth grants them at start. */
+  readonly grants: Readonly<Record<string, readonly string[]>>;
+  /** The event types it publishes, by key; their payload types sit beside the contract. */
+  readonly events: Readonly<Record<string, string>>;
+}
+
+/** What a domain's `start` receives: its settings, its database and job queue, and every contract. */
+export interface ModuleStart<Settings> {
+  config: Config;
+  settings: Settings;
+  databaseUrl: string;
+  orm: MikroORM<PostgreSqlDriver>;
+  boss: PgBoss;
+  logger: Logger;
+  /** Every domain's contract (the registry's), e.g. for auth to seed the roles' grants. */
+  contracts: readonly DomainContract[];
+}
+
+/** A started domain: the above, and what its resolvers, jobs and start hook receive (`deps`). */
+export interface DomainContext<Settings, Deps> extends ModuleStart<Settings> {
+  deps: Deps;
+}
+
+/** A job the domain runs on a schedule (cron), on the job queue with the retry policy. */
+export interface ScheduledJob<Settings, Deps> {
+  queue: string;
+  cron: string;
+  run: (context: DomainContext<Settings, Deps>) => Promise<void>;
+}
+
+/**
+ * A queue of the domain subscribed to other domains' events (types taken from their contracts):
+ * each event is applied once, a member's in commit order, in a transaction (core/events/event-consumer).
+ */
+export interface EventConsumer {
+  queue: string;
+  events: readonly string[];
+  apply: (em: EntityManager, event: PublishedEvent<any>) => Promise<unknown>;
+  batchSize?: number;
+}
+
+/**
+ * One domain, declared once in `subgraphs/<domain>/module.ts`: the registry lists the modules, and the
+ * platform start, the schema, the configuration and docker-compose.yml are derived from them.
+ */
+export interface DomainModule<Settings = unknown, Deps = unknown> {
+  contract: DomainContract;
+  /** The port of its subgraph unless `<NAME>_PORT` says otherwise; unique across the registry. */
+  defaultPort: number;
+  /** Its own entities (the outbox is added), migrations, resolvers and federation types. */
+  entities: Function[];
+  migrations: Record<string, MigrationClass>;
+  resolvers: NonEmptyArray<Function>;
+  orphanedTypes?: Function[];
+  referenceResolvers?: ReferenceResolvers;
+  /** Parses its own variables (`POINT_EXPIRY`), pushing a message naming each bad one onto `problems`. */
+  settings?: (env: Env, problems: string[]) => Settings;
+  /** The variables it reads beyond the platform's, passed to its container by docker-compose.yml. */
+  environment?: readonly string[];
+  /** Builds what its resolvers receive in their constructor, and its jobs and start hook. */
+  deps: (context: ModuleStart<Settings>) => Deps | Promise<Deps>;
+  /** Runs once the schema is up to date, before the subgraph serves (seeding, bootstrap). */
+  onStart?: (context: DomainContext<Settings, Deps>) => Promise<void>;
+  jobs?: ScheduledJob<Settings, Deps>[];
+  consumers?: EventConsumer[];
+}
+
+export const defineModule = <Settings, Deps>(module: DomainModule<Settings, Deps>): DomainModule<Settings, Deps> => module;
+
+/** A domain's subgraph schema; without `deps` it can be printed, not served. */
+export function buildDomainSchema<Deps>(module: DomainModule<unknown, Deps>, deps?: Deps): Promise<BuiltSubgraph> {
+  return buildSubgraph({
+    name: module.contract.name,
+    resolvers: module.resolvers,
+    orphanedTypes: module.orphanedTypes,
+    referenceResolvers: module.referenceResolvers,
+    container: deps === undefined ? undefined : { get: (resolverClass) => new resolverClass(deps) },
+  });
+}
+
+/** Opens a domain's ORM on its own schema, bringing the schema up to date (its migrations). */
+export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities' | 'migrations'>, databaseUrl: string): Promise<MikroORM<PostgreSqlDriver>> {
+  return openDomainOrm({ url: databaseUrl, schema: module.contract.name, entities: [...module.entities, OutboxEvent], migrations: module.migrations });
+}
+
+/**
+ * Runs a domain: opens its schema (running its migrations), starts the job queue, its outbox relay and
+ * whatever the module starts, and serves its subgraph. `close` stops them in reverse order.
+ */
+export async function startDomain(
+  module: DomainModule<unknown, unknown>,
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  contracts: readonly DomainContract[],
+): Promise<RunningServer> {
+  const { name } = module.contract;
+  const domain = config.domains[name];
+  if (!domain) throw new Error(`The configuration has no settings for domain "${name}"`);
+  const orm = await openModuleOrm(module, databaseUrl);
+  const boss = await startJobQueue(databaseUrl, logger);
+  const relay = startOutboxRelay(orm, boss, logger);
+  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts };
+  const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps(start) };
+  await module.onStart?.(context);
+  for (const consumer of module.consumers ?? []) await startEventConsumer({ orm, boss, logger, ...consumer });
+  for (const job of module.jobs ?? []) await scheduleJob(boss, databaseUrl, job.queue, job.cron, () => job.run(context), logger);
+  const server = await startSubgraphServer({
+    subgraph: await buildDomainSchema(module, context.deps),
+    orm,
+    tokens: new AccessTokens(config.jwtSecret),
+    logger,
+    port: domain.port,
+    ...subgraphServing(config, name),
+  });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await relay.stop();
+      await boss.stop({ graceful: true, wait: true });
+      await orm.close();
+    },
+  };
+}

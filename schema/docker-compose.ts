@@ -1,0 +1,97 @@
+import { DomainModule } from '../core/module';
+
+const HEADER = `# Generated from subgraphs/registry.ts by \`npm run schema\`; \`npm run schema:check\` (CI) fails when it is stale.
+# PostgreSQL plus each part of the platform as its own service (one image, different commands), so
+# that the parts can run on separate hosts. Set JWT_SECRET (32+ characters) and POSTGRES_PASSWORD in
+# the environment or an .env file next to this one:  JWT_SECRET=... POSTGRES_PASSWORD=... docker compose up
+# Only the REST adapter and the gateway publish a port; the subgraphs bind 0.0.0.0 inside their
+# containers (the gateway reaches them over the compose network) and serve only callers presenting
+# the internal credential.`;
+
+const passThrough = (names: readonly string[]) => names.map((name) => `      ${name}: \${${name}:-}`);
+
+/** docker-compose.yml for the registered domains, the gateway and the REST adapter. */
+export function dockerCompose(modules: readonly DomainModule<any, any>[]): string {
+  const names = modules.map((module) => module.contract.name);
+  const domainServices = modules.flatMap((module) => {
+    const name = module.contract.name;
+    const prefix = name.toUpperCase();
+    return [
+      `  ${name}:`,
+      '    <<: *platform',
+      `    command: ["npm", "run", "start:part", "--", "${name}"]`,
+      '    environment:',
+      '      <<: *platform-env',
+      `      ${prefix}_PORT: "${module.defaultPort}"`,
+      `      ${prefix}_HOST: 0.0.0.0`,
+      ...passThrough(module.environment ?? []),
+      '    volumes:',
+      `      - ${name}-data:/data`,
+      '    depends_on:',
+      '      postgres:',
+      '        condition: service_healthy',
+      '',
+    ];
+  });
+  return [
+    HEADER,
+    'x-platform: &platform',
+    '  build: .',
+    '  restart: unless-stopped',
+    '  environment: &platform-env',
+    '    DATABASE_URL: postgres://loyalty:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}@postgres:5432/loyalty',
+    '    JWT_SECRET: ${JWT_SECRET:?set JWT_SECRET to 32 or more random characters}',
+    '    INTERNAL_SECRET: ${INTERNAL_SECRET:-}',
+    '    LOG_LEVEL: ${LOG_LEVEL:-info}',
+    '    TRUST_PROXY: ${TRUST_PROXY:-false}',
+    '    PUBLIC_URL: ${PUBLIC_URL:-http://localhost:3000}',
+    '',
+    'services:',
+    '  postgres:',
+    '    image: postgres:17',
+    '    restart: unless-stopped',
+    '    environment:',
+    '      POSTGRES_USER: loyalty',
+    '      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}',
+    '      POSTGRES_DB: loyalty',
+    '    volumes:',
+    '      - postgres-data:/var/lib/postgresql/data',
+    '    healthcheck:',
+    '      test: ["CMD-SHELL", "pg_isready -U loyalty -d loyalty"]',
+    '      interval: 5s',
+    '      retries: 20',
+    '',
+    ...domainServices,
+    '  gateway:',
+    '    <<: *platform',
+    '    command: ["npm", "run", "start:part", "--", "gateway"]',
+    '    environment:',
+    '      <<: *platform-env',
+    '      GATEWAY_PORT: "4000"',
+    ...modules.map((module) => `      ${module.contract.name.toUpperCase()}_URL: http://${module.contract.name}:${module.defaultPort}/graphql`),
+    '    ports:',
+    '      - "4000:4000"',
+    '    depends_on:',
+    ...names.map((name) => `      - ${name}`),
+    '',
+    '  rest:',
+    '    <<: *platform',
+    '    command: ["npm", "run", "start:part", "--", "rest"]',
+    '    environment:',
+    '      <<: *platform-env',
+    '      PORT: "3000"',
+    '      GATEWAY_URL: http://gateway:4000/graphql',
+    '    ports:',
+    '      - "3000:3000"',
+    '    volumes:',
+    '      - rest-data:/data',
+    '    depends_on:',
+    '      - gateway',
+    '',
+    'volumes:',
+    '  postgres-data:',
+    ...names.map((name) => `  ${name}-data:`),
+    '  rest-data:',
+    '',
+  ].join('\n');
+}

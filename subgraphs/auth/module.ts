@@ -1,0 +1,58 @@
+import { AccessTokens } from '../../core/auth/jwt';
+import { PasswordHasher } from '../../core/auth/secrets';
+import { RequestContext } from '../../core/context';
+import { createMailer } from '../../core/messaging/mailer';
+import { createSmsSender } from '../../core/messaging/sms';
+import { defineModule } from '../../core/module';
+import { AuthDeps } from './auth-deps';
+import { ChatappClient } from './chatapp-client';
+import { AUTH } from './contract';
+import { ConsentAcceptance } from './entities/consent-acceptance';
+import { ConsentVersion } from './entities/consent-version';
+import { Member } from './entities/member';
+import { PasswordResetSession } from './entities/password-reset-session';
+import { RefreshToken } from './entities/refresh-token';
+import { Role } from './entities/role';
+import { ServiceApiKey } from './entities/service-api-key';
+import { Staff } from './entities/staff';
+import { authMigrations } from './migrations';
+import { ApiKeyResolver } from './resolvers/api-key.resolver';
+import { ConsentResolver } from './resolvers/consent.resolver';
+import { HealthResolver } from './resolvers/health.resolver';
+import { MemberResolver } from './resolvers/member.resolver';
+import { RoleResolver } from './resolvers/role.resolver';
+import { SessionResolver } from './resolvers/session.resolver';
+import { StaffAccountResolver } from './resolvers/staff-account.resolver';
+import { StaffResolver } from './resolvers/staff.resolver';
+import { RoleService } from './services/role.service';
+import { StaffService } from './services/staff.service';
+
+/**
+ * Auth: staff and their sessions, roles (seeded with every domain's default grants at start), API keys,
+ * members and consents. Owns `Member`; the first admin is created from BOOTSTRAP_ADMIN_* on first start.
+ */
+export const authModule = defineModule<undefined, AuthDeps>({
+  contract: AUTH,
+  defaultPort: 4001,
+  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance],
+  migrations: authMigrations,
+  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver],
+  referenceResolvers: {
+    Member: { __resolveReference: (reference: { id: string }, ctx: RequestContext) => ctx.em.findOne(Member, { id: reference.id, deletedAt: null }) },
+  },
+  environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST'],
+  deps: ({ config, logger }) => ({
+    tokens: new AccessTokens(config.jwtSecret),
+    passwords: new PasswordHasher(config.passwordScryptCost),
+    mailer: createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger),
+    sms: createSmsSender(config.dataDir, logger),
+    chatapp: new ChatappClient(config.chatapp),
+    logger,
+  }),
+  onStart: async ({ orm, config, contracts, deps, logger }) => {
+    await new RoleService(orm.em.fork()).grantDefaults(contracts);
+    if (!config.bootstrapAdmin) return;
+    const admin = await new StaffService(orm.em.fork(), deps).bootstrapAdmin(config.bootstrapAdmin.email, config.bootstrapAdmin.password);
+    if (admin) logger.info({ email: admin.email }, 'bootstrap admin created');
+  },
+});

@@ -1,0 +1,37 @@
+import type { DomainContract } from '../../core/module';
+
+/** The cluster domain's contract: tiers, badges, segments and interests. Plain data, importable by any domain. */
+export const CLUSTER = {
+  name: 'cluster',
+  permissions: {
+    tierRead: 'tier:read',
+    tierManage: 'tier:manage',
+    badgeManage: 'badge:manage',
+    segmentRead: 'segment:read',
+    segmentManage: 'segment:manage',
+  },
+  grants: {
+    marketing: ['tier:read', 'tier:manage', 'badge:manage', 'segment:read', 'segment:manage'],
+    tenant: ['tier:read'],
+  },
+  events: { tierChanged: 'customer.tier_changed', badgeCompleted: 'badge.completed' },
+} as const satisfies DomainContract;
+
+/** `customer.tier_changed`: a member's tier moved (aggregate: the member). */
+export interface CustomerTierChanged {
+  memberId: string;
+  fromTierId: string | null;
+  toTierId: string | null;
+  changeType: 'upgrade' | 'downgrade' | 'expiry' | 'assign';
+  source: 'assign' | 'manual' | 'automatic' | 'expiry';
+  tierEndAt: string | null;
+  snapshot: Record<string, unknown>;
+  historyId: string | null;
+}
+
+/** `badge.completed`: a member completed a badge (aggregate: the member). */
+export interface BadgeCompleted {
+  memberId: string;
+  badgeId: string;
+  completedAt: string;
+}

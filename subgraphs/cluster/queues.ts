@@ -1,0 +1,7 @@
+/** The cluster's job queues: three consumers of other domains' events and the tier expiry job. */
+export const CLUSTER_QUEUES = {
+  points: 'cluster.points',
+  badges: 'cluster.badges',
+  members: 'cluster.members',
+  tierExpiry: 'cluster.tier-expiry',
+} as const;

@@ -1,0 +1,49 @@
+import { defineModule } from '../../core/module';
+import { POINT } from './contract';
+import { PointRequestTicket } from './entities/point-request-ticket';
+import { PointShopRule } from './entities/point-shop-rule';
+import { PointTransaction } from './entities/point-transaction';
+import { ReceiptVerification } from './entities/receipt-verification';
+import { pointMigrations } from './migrations';
+import { PointDeps } from './point-deps';
+import { MemberPointsResolver } from './resolvers/member-points.resolver';
+import { PointResolver } from './resolvers/point.resolver';
+import { ReceiptResolver } from './resolvers/receipt.resolver';
+import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
+import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
+import { WeakLoaders } from './services/balance-loader';
+import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
+import { LedgerService } from './services/ledger.service';
+import { createReceiptExtractor } from './services/receipt-extractor';
+import { parsePointSettings, PointSettings } from './settings';
+import { MemberReference } from './types/member.type';
+
+/**
+ * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
+ * tickets, shop rules and receipts. Contributes `Member.pointBalance`.
+ */
+export const pointModule = defineModule<PointSettings, PointDeps>({
+  contract: POINT,
+  defaultPort: 4002,
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification],
+  migrations: pointMigrations,
+  resolvers: [PointResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver],
+  orphanedTypes: [MemberReference],
+  referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
+  settings: parsePointSettings,
+  environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL'],
+  deps: ({ settings }) => {
+    const ledger = new LedgerService(settings.expiry);
+    return { ledger, balanceLoaders: new WeakLoaders(ledger), receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
+  },
+  jobs: [
+    {
+      queue: EXPIRE_LOTS_QUEUE,
+      cron: '* * * * *',
+      run: async ({ orm, deps, logger }) => {
+        const expired = await expireAllDue(orm, deps.ledger);
+        if (expired > 0) logger.info({ expired }, 'point lots expired');
+      },
+    },
+  ],
+});

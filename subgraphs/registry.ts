@@ -1,0 +1,20 @@
+import { Config, Env, loadConfig } from '../core/config';
+import { DomainModule } from '../core/module';
+import { authModule } from './auth/module';
+import { clusterModule } from './cluster/module';
+import { pointModule } from './point/module';
+
+/**
+ * Every domain of the platform, one line each. The platform start, the supergraph, the configuration
+ * (`<NAME>_PORT`, `<NAME>_HOST`, `<NAME>_URL` and each domain's own settings) and docker-compose.yml are
+ * derived from this list.
+ */
+export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule];
+
+/** The platform's configuration: the kernel's settings and every registered domain's. */
+export const loadPlatformConfig = (env: Env = process.env): Config => loadConfig(env, MODULES);
+
+export const moduleNamed = (name: string): DomainModule<any, any> | undefined => MODULES.find((module) => module.contract.name === name);
+
+/** `<NAME>_PORT` of every domain set to `port` (`'0'`: any free port, as tests and benchmarks want). */
+export const everyDomainPort = (port: string): Env => Object.fromEntries(MODULES.map((module) => [`${module.contract.name.toUpperCase()}_PORT`, port]));
