@@ -1,6 +1,6 @@
 import { Request, Response } from 'express';
 import { IncomingHttpHeaders } from 'node:http';
-import { Permission, Principal } from '../core/auth/principal';
+import { Principal } from '../core/auth/principal';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
 
@@ -18,7 +18,7 @@ export interface RouteInput {
 export type Access = (principal: Principal) => boolean;
 /** Callers whose role grants the permission (staff, service keys). */
 export const withPermission =
-  (permission: Permission): Access =>
+  (permission: string): Access =>
   (principal) =>
     principal.can(permission);
 /** Member tokens, acting on themselves. */

@@ -2,26 +2,6 @@ import { forbidden, unauthenticated } from '../errors';
 
 export type PrincipalKind = 'staff' | 'member' | 'service';
 
-/** Permissions a role can grant; `*` grants all of them. */
-export const PERMISSIONS = {
-  staffManage: 'staff:manage',
-  memberManage: 'member:manage',
-  memberRead: 'member:read',
-  serviceKeyManage: 'service-key:manage',
-  roleRead: 'role:read',
-  consentManage: 'consent:manage',
-  pointRead: 'point:read',
-  pointManage: 'point:manage',
-  pointRequest: 'point:request',
-  pointReview: 'point:review',
-  tierManage: 'tier:manage',
-  tierRead: 'tier:read',
-  badgeManage: 'badge:manage',
-  segmentRead: 'segment:read',
-  segmentManage: 'segment:manage',
-} as const;
-export type Permission = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
-
 /** Who is calling: a staff member, a member, or a service holding an API key. */
 export class Principal {
   constructor(
@@ -31,7 +11,7 @@ export class Principal {
     readonly permissions: string[],
   ) {}
 
-  can(permission: Permission): boolean {
+  can(permission: string): boolean {
     return this.permissions.includes('*') || this.permissions.includes(permission);
   }
 }
@@ -52,14 +32,14 @@ export function requireKind(principal: Principal | undefined, ...kinds: Principa
   return who;
 }
 
-export function requirePermission(principal: Principal | undefined, permission: Permission): Principal {
+export function requirePermission(principal: Principal | undefined, permission: string): Principal {
   const who = requirePrincipal(principal);
   if (!who.can(permission)) throw forbidden();
   return who;
 }
 
 /** A member may act on itself; anyone else needs the permission. */
-export function requireSelfOrPermission(principal: Principal | undefined, memberId: string, permission: Permission): Principal {
+export function requireSelfOrPermission(principal: Principal | undefined, memberId: string, permission: string): Principal {
   const who = requirePrincipal(principal);
   if (who.kind === 'member' ? who.id !== memberId : !who.can(permission)) throw forbidden();
   return who;

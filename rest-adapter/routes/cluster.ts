@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../../core/auth/principal';
+import { CLUSTER } from '../../subgraphs/cluster/contract';
 import { Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/cluster/api';
@@ -9,7 +9,7 @@ const id = ({ params }: RouteInput) => ({ id: params.id });
 /** The tier uploads: the logo (stored as the tier's imageUrl) and the benefit logos (see docs/decisions.md). */
 const TIER_LOGO = { name: 'tierLogo' };
 const BENEFIT_LOGOS = { name: 'benefitLogos', maxCount: 19 };
-const TIER_MANAGE = withPermission(PERMISSIONS.tierManage);
+const TIER_MANAGE = withPermission(CLUSTER.permissions.tierManage);
 const tierInput = ({ body, uploads }: RouteInput) => ({
   ...body,
   imageUrl: uploads.tierLogo ?? body.imageUrl,
@@ -50,7 +50,7 @@ const TIER_PROJECTION_ROUTES: Route[] = [
 
 /** Badges (reads need a token; writes badge:manage) and members' badge progress; `me` before `:memberId`. */
 const BADGE_IMAGE = { name: 'image' };
-const BADGE_MANAGE = withPermission(PERMISSIONS.badgeManage);
+const BADGE_MANAGE = withPermission(CLUSTER.permissions.badgeManage);
 const badgeInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 const BADGE_ROUTES: Route[] = [
   { method: 'get', path: `${BASE}/badges`, operation: 'Badges', variables: query, envelope: 'nested', message: 'Badge list' },

@@ -1,4 +1,5 @@
-import { PERMISSIONS } from '../../core/auth/principal';
+import { POINT } from '../../subgraphs/point/contract';
+
 import { memberOnly, Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/point/api';
@@ -54,7 +55,7 @@ export const POINT_ROUTES: Route[] = [
     method: 'post',
     path: `${BASE}/receipt/verify`,
     operation: 'SubmitReceiptVerification',
-    authorize: withPermission(PERMISSIONS.pointManage),
+    authorize: withPermission(POINT.permissions.manage),
     upload: [RECEIPT_IMAGE],
     variables: ({ body, uploads }) => ({ memberId: body.memberId, imageUrl: uploads.image }),
     envelope: 'dataWithMessage',

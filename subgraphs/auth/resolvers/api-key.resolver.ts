@@ -1,5 +1,6 @@
+import { AUTH } from '../contract';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { PageArgs, PageType } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
@@ -20,7 +21,7 @@ export class ApiKeyResolver {
     description: "Creates an API key; the key itself is returned only here. Staff only; the role can be no stronger than the creator's",
   })
   generateApiKey(@Arg('input') input: GenerateApiKeyInput, @Ctx() ctx: RequestContext): Promise<CreatedApiKey> {
-    const principal = requirePermission(ctx.principal, PERMISSIONS.serviceKeyManage);
+    const principal = requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
     return new ApiKeyService(ctx.em, this.deps).generate(input, principal);
   }
 
@@ -32,13 +33,13 @@ export class ApiKeyResolver {
 
   @Query(() => ServiceApiKeyPage, { description: 'Every API key, revoked ones included, with its creator and last use' })
   apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.serviceKeyManage);
+    requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
     return new ApiKeyService(ctx.em, this.deps).listAll(args);
   }
 
   @Mutation(() => Boolean)
   async revokeApiKey(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<boolean> {
-    const principal = requirePermission(ctx.principal, PERMISSIONS.serviceKeyManage);
+    const principal = requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
     await new ApiKeyService(ctx.em, this.deps).revoke(id, principal);
     return true;
   }

@@ -1,5 +1,6 @@
+import { AUTH } from '../contract';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { ConsentVersion } from '../entities/consent-version';
@@ -22,7 +23,7 @@ export class ConsentResolver {
 
   @Mutation(() => ConsentVersion)
   publishConsentVersion(@Arg('input') input: PublishConsentVersionInput, @Ctx() ctx: RequestContext): Promise<ConsentVersion> {
-    requirePermission(ctx.principal, PERMISSIONS.consentManage);
+    requirePermission(ctx.principal, AUTH.permissions.consentManage);
     return new ConsentService(ctx.em).publish(input);
   }
 
@@ -38,7 +39,7 @@ export class ConsentResolver {
 
   @Query(() => [ConsentStatus], { description: 'Where a member stands with each consent type' })
   memberConsentStatus(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<ConsentStatus[]> {
-    requireSelfOrPermission(ctx.principal, id, PERMISSIONS.memberRead);
+    requireSelfOrPermission(ctx.principal, id, AUTH.permissions.memberRead);
     return new ConsentService(ctx.em).statusOf(id);
   }
 }

@@ -1,5 +1,6 @@
+import { AUTH } from '../contract';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { PageType } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
@@ -49,37 +50,37 @@ export class MemberResolver {
 
   @Query(() => MemberPage)
   members(@Args() args: MemberListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.memberRead);
+    requirePermission(ctx.principal, AUTH.permissions.memberRead);
     return this.service(ctx).list(args);
   }
 
   @Query(() => [Member])
   membersByIds(@Args() { ids }: MemberIdsArgs, @Ctx() ctx: RequestContext): Promise<Member[]> {
-    requirePermission(ctx.principal, PERMISSIONS.memberRead);
+    requirePermission(ctx.principal, AUTH.permissions.memberRead);
     return this.service(ctx).findByIds(ids);
   }
 
   @Query(() => Member)
   member(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Member> {
-    requireSelfOrPermission(ctx.principal, id, PERMISSIONS.memberRead);
+    requireSelfOrPermission(ctx.principal, id, AUTH.permissions.memberRead);
     return this.service(ctx).get(id);
   }
 
   @Mutation(() => Member, { description: "Copies the profile the mini-program read from the chat app" })
   syncChatappMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: ChatappProfileInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requireSelfOrPermission(ctx.principal, memberId, PERMISSIONS.memberManage);
+    requireSelfOrPermission(ctx.principal, memberId, AUTH.permissions.memberManage);
     return this.service(ctx).syncFromChatapp(memberId, input);
   }
 
   @Mutation(() => Member)
   updateMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: MemberProfileInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requirePermission(ctx.principal, PERMISSIONS.memberManage);
+    requirePermission(ctx.principal, AUTH.permissions.memberManage);
     return this.service(ctx).updateProfile(memberId, input);
   }
 
   @Mutation(() => Member, { description: 'Staff create a member directly (walk-in, no chat-app account)' })
   createMemberDirect(@Arg('input') input: CreateMemberDirectInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requirePermission(ctx.principal, PERMISSIONS.memberManage);
+    requirePermission(ctx.principal, AUTH.permissions.memberManage);
     return this.service(ctx).createDirect(input);
   }
 
@@ -89,7 +90,7 @@ export class MemberResolver {
     @Arg('input') input: MemberDirectUpdateInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Member> {
-    requirePermission(ctx.principal, PERMISSIONS.memberManage);
+    requirePermission(ctx.principal, AUTH.permissions.memberManage);
     return this.service(ctx).updateProfile(memberId, input);
   }
 

@@ -1,5 +1,6 @@
+import { AUTH } from '../contract';
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requirePermission } from '../../../core/auth/principal';
+import { requirePermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { Role } from '../entities/role';
@@ -9,7 +10,7 @@ import { RoleService } from '../services/role.service';
 export class RoleResolver {
   @Query(() => [Role])
   roles(@Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Role[]> {
-    requirePermission(ctx.principal, PERMISSIONS.roleRead);
+    requirePermission(ctx.principal, AUTH.permissions.roleRead);
     return new RoleService(ctx.em).list(locale);
   }
 }

@@ -1,5 +1,6 @@
+import { AUTH } from '../contract';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { PageType } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
@@ -16,7 +17,7 @@ export class StaffResolver {
 
   @Query(() => StaffPage)
   staffs(@Args() args: StaffListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.staffManage);
+    requirePermission(ctx.principal, AUTH.permissions.staffManage);
     return new StaffService(ctx.em, this.deps).list(args);
   }
 
@@ -28,25 +29,25 @@ export class StaffResolver {
 
   @Query(() => Staff)
   staff(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, PERMISSIONS.staffManage);
+    requirePermission(ctx.principal, AUTH.permissions.staffManage);
     return new StaffService(ctx.em, this.deps).get(id);
   }
 
   @Mutation(() => Staff)
   createStaff(@Arg('input') input: CreateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, PERMISSIONS.staffManage);
+    requirePermission(ctx.principal, AUTH.permissions.staffManage);
     return new StaffService(ctx.em, this.deps).create(input);
   }
 
   @Mutation(() => Staff)
   updateStaff(@Args() { id }: IdArgs, @Arg('input') input: UpdateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, PERMISSIONS.staffManage);
+    requirePermission(ctx.principal, AUTH.permissions.staffManage);
     return new StaffService(ctx.em, this.deps).update(id, input);
   }
 
   @Mutation(() => Staff, { description: 'Soft-deletes a staff member and ends its sessions' })
   deleteStaff(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    const principal = requirePermission(ctx.principal, PERMISSIONS.staffManage);
+    const principal = requirePermission(ctx.principal, AUTH.permissions.staffManage);
     return new StaffService(ctx.em, this.deps).softDelete(id, principal);
   }
 }

@@ -1,5 +1,6 @@
+import { CLUSTER } from '../contract';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requirePrincipal, requireSelfOrPermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requirePrincipal, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
@@ -31,25 +32,25 @@ export class BadgeResolver {
 
   @Mutation(() => Badge, { description: 'Adds a badge; its rule is checked for the goal its type needs' })
   createBadge(@Arg('input') input: CreateBadgeInput, @Ctx() ctx: RequestContext): Promise<Badge> {
-    requirePermission(ctx.principal, PERMISSIONS.badgeManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.badgeManage);
     return new BadgeService(ctx.em).create(input);
   }
 
   @Mutation(() => Badge, { description: 'Changes the given fields of a live badge' })
   updateBadge(@Args() { id }: IdArgs, @Arg('input') input: UpdateBadgeInput, @Ctx() ctx: RequestContext): Promise<Badge> {
-    requirePermission(ctx.principal, PERMISSIONS.badgeManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.badgeManage);
     return new BadgeService(ctx.em).update(id, input);
   }
 
   @Mutation(() => Badge, { description: 'Activates or deactivates a live badge' })
   setBadgeActive(@Args() { id, isActive }: SetBadgeActiveArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
-    requirePermission(ctx.principal, PERMISSIONS.badgeManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.badgeManage);
     return new BadgeService(ctx.em).setActive(id, isActive);
   }
 
   @Mutation(() => Badge, { description: 'Soft-deletes a badge; its progress stops' })
   deleteBadge(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Badge> {
-    requirePermission(ctx.principal, PERMISSIONS.badgeManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.badgeManage);
     return new BadgeService(ctx.em).softDelete(id);
   }
 
@@ -80,7 +81,7 @@ export class BadgeProgressResolver {
 
   @Query(() => BadgeProgressPage, { description: "A member's badge progress, newest first; page is zero-based" })
   badgeProgress(@Args() { memberId, ...args }: BadgeProgressMemberArgs, @Ctx() ctx: RequestContext) {
-    requireSelfOrPermission(ctx.principal, memberId, PERMISSIONS.tierRead);
+    requireSelfOrPermission(ctx.principal, memberId, CLUSTER.permissions.tierRead);
     return new BadgeService(ctx.em).progress(memberId, args as BadgeProgressArgs);
   }
 

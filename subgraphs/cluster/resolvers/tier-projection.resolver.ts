@@ -1,5 +1,6 @@
+import { CLUSTER } from '../contract';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
@@ -40,31 +41,31 @@ export class TierProjectionResolver {
 
   @Query(() => TierProjection, { description: "A member's current tier; 404 when the member has none" })
   tierProjection(@Args() { memberId }: MemberIdArgs, @Ctx() ctx: RequestContext): Promise<TierProjection> {
-    requireSelfOrPermission(ctx.principal, memberId, PERMISSIONS.tierRead);
+    requireSelfOrPermission(ctx.principal, memberId, CLUSTER.permissions.tierRead);
     return new TierProjectionService(ctx.em).get(memberId);
   }
 
   @Query(() => TierProjectionPage, { description: 'Members with a tier, newest first' })
   tierProjections(@Args() args: TierProjectionListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
     return new TierProjectionService(ctx.em).list(args);
   }
 
   @Query(() => TierYearlySummary, { description: 'Members per tier now, and the upgrades and downgrades of a year' })
   tierYearlySummary(@Args() { year }: TierYearArgs, @Ctx() ctx: RequestContext): Promise<TierYearlySummary> {
-    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
     return new TierProjectionService(ctx.em).yearlySummary(year);
   }
 
   @Mutation(() => TierProjection, { description: 'Gives a member without a tier its first tier; 409 when it has one' })
   assignTier(@Arg('input') input: AssignTierInput, @Ctx() ctx: RequestContext): Promise<TierProjection> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierProjectionService(ctx.em).assign(input);
   }
 
   @Mutation(() => TierProjectionUpdate, { description: "Sets a member's tier and its end, writing a history item" })
   updateTierProjection(@Args() { memberId }: MemberIdArgs, @Arg('input') input: UpdateTierProjectionInput, @Ctx() ctx: RequestContext): Promise<TierProjectionUpdate> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierProjectionService(ctx.em).update(memberId, input);
   }
 
@@ -89,7 +90,7 @@ export class TierHistoryResolver {
 
   @Query(() => TierHistoryPage, { description: "A member's tier changes, newest first" })
   tierHistory(@Args() { memberId }: MemberIdArgs, @Args() args: TierHistoryArgs, @Ctx() ctx: RequestContext) {
-    requireSelfOrPermission(ctx.principal, memberId, PERMISSIONS.tierRead);
+    requireSelfOrPermission(ctx.principal, memberId, CLUSTER.permissions.tierRead);
     return new TierProjectionService(ctx.em).history(memberId, args);
   }
 

@@ -1,5 +1,6 @@
+import { CLUSTER } from '../contract';
 import { Arg, Args, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requirePermission, requirePrincipal } from '../../../core/auth/principal';
+import { requirePermission, requirePrincipal } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
@@ -41,37 +42,37 @@ export class TierResolver {
 
   @Query(() => TierMemberCount, { description: 'Members on one live tier; needs tier:read' })
   tierMemberCount(@Args() { id }: TierIdArgs, @Ctx() ctx: RequestContext): Promise<TierMemberCount> {
-    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
     return new TierService(ctx.em).memberCount(id);
   }
 
   @Query(() => [TierMemberCount], { description: 'Members on every live tier, by level; needs tier:read' })
   tierMemberCounts(@Ctx() ctx: RequestContext): Promise<TierMemberCount[]> {
-    requirePermission(ctx.principal, PERMISSIONS.tierRead);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
     return new TierService(ctx.em).memberCounts();
   }
 
   @Mutation(() => Tier, { description: 'Adds a tier; 409 when a live tier has its level' })
   createTier(@Arg('input') input: CreateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierService(ctx.em).create(input);
   }
 
   @Mutation(() => Tier, { description: 'Changes the given fields of a live tier; 409 when the new level is taken' })
   updateTier(@Args() { id }: TierIdArgs, @Arg('input') input: UpdateTierInput, @Ctx() ctx: RequestContext): Promise<Tier> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierService(ctx.em).update(id, input);
   }
 
   @Mutation(() => Tier, { description: 'Activates or deactivates a live tier' })
   setTierActive(@Args() { id, isActive }: SetTierActiveArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierService(ctx.em).setActive(id, isActive);
   }
 
   @Mutation(() => Tier, { description: 'Soft-deletes a tier; its level is free again' })
   deleteTier(@Args() { id }: TierIdArgs, @Ctx() ctx: RequestContext): Promise<Tier> {
-    requirePermission(ctx.principal, PERMISSIONS.tierManage);
+    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
     return new TierService(ctx.em).softDelete(id);
   }
 }

@@ -1,5 +1,6 @@
+import { POINT } from '../contract';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requirePrincipal, requireSelfOrPermission } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requirePrincipal, requireSelfOrPermission } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { PageType } from '../../../core/pagination';
 import { PointTransaction } from '../entities/point-transaction';
@@ -25,13 +26,13 @@ export class PointResolver {
 
   @Mutation(() => PointTransaction, { description: 'Credits points to a member' })
   earnPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Ctx() ctx: RequestContext): Promise<PointTransaction> {
-    const caller = requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    const caller = requirePermission(ctx.principal, POINT.permissions.manage);
     return this.points(ctx).earn(input, caller, idempotencyKey);
   }
 
   @Mutation(() => PointTransaction, { description: 'Debits points from a member; refused when the balance is smaller' })
   spendPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Ctx() ctx: RequestContext): Promise<PointTransaction> {
-    const caller = requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    const caller = requirePermission(ctx.principal, POINT.permissions.manage);
     return this.points(ctx).spend(input, caller, idempotencyKey);
   }
 
@@ -42,13 +43,13 @@ export class PointResolver {
 
   @Query(() => PointBalance, { description: "A member's balance, or sums over a window" })
   pointBalance(@Args() { memberId, ...window }: MemberBalanceArgs, @Ctx() ctx: RequestContext): Promise<PointBalance> {
-    requireSelfOrPermission(ctx.principal, memberId, PERMISSIONS.pointRead);
+    requireSelfOrPermission(ctx.principal, memberId, POINT.permissions.read);
     return this.points(ctx).balanceInWindow(memberId, window);
   }
 
   @Query(() => PointTransactionPage)
   pointHistory(@Args() args: HistoryArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.pointRead);
+    requirePermission(ctx.principal, POINT.permissions.read);
     return this.points(ctx).history(args);
   }
 
@@ -62,7 +63,7 @@ export class PointResolver {
   pointDailySummary(@Args() args: DailySummaryArgs, @Ctx() ctx: RequestContext): Promise<DailySummaryItem[]> {
     const caller = requirePrincipal(ctx.principal);
     if (caller.kind === 'member') return this.points(ctx).dailySummary(args, caller.id);
-    requirePermission(caller, PERMISSIONS.pointRead);
+    requirePermission(caller, POINT.permissions.read);
     return this.points(ctx).dailySummary(args);
   }
 

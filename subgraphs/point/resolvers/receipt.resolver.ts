@@ -1,5 +1,6 @@
+import { POINT } from '../contract';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { PERMISSIONS, requireKind, requirePermission, requirePrincipal } from '../../../core/auth/principal';
+import { requireKind, requirePermission, requirePrincipal } from '../../../core/auth/principal';
 import { BatchLoader } from '../../../core/batch-loader';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
@@ -36,7 +37,7 @@ export class ReceiptResolver {
 
   @Mutation(() => ReceiptVerification, { description: "Opens a PENDING verification of a member's receipt image" })
   submitReceiptVerification(@Args() { memberId, imageUrl }: ReceiptSubmissionArgs, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
-    requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    requirePermission(ctx.principal, POINT.permissions.manage);
     return this.receipts(ctx).submit(memberId, imageUrl);
   }
 
@@ -48,7 +49,7 @@ export class ReceiptResolver {
 
   @Query(() => ReceiptVerificationPage, { description: 'Newest first' })
   receiptVerifications(@Args() args: ReceiptListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, PERMISSIONS.pointRead);
+    requirePermission(ctx.principal, POINT.permissions.read);
     return this.receipts(ctx).list(args);
   }
 
@@ -60,14 +61,14 @@ export class ReceiptResolver {
 
   @Query(() => ReceiptVerificationStats, { description: 'How many verifications are in each status' })
   receiptVerificationStats(@Ctx() ctx: RequestContext): Promise<ReceiptVerificationStats> {
-    requirePermission(ctx.principal, PERMISSIONS.pointRead);
+    requirePermission(ctx.principal, POINT.permissions.read);
     return this.receipts(ctx).stats();
   }
 
   @Query(() => ReceiptVerification, { description: 'A member reads its own; staff need point:read' })
   receiptVerification(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
     const caller = requirePrincipal(ctx.principal);
-    if (caller.kind !== 'member') requirePermission(caller, PERMISSIONS.pointRead);
+    if (caller.kind !== 'member') requirePermission(caller, POINT.permissions.read);
     return this.receipts(ctx).get(id, caller);
   }
 
@@ -79,7 +80,7 @@ export class ReceiptResolver {
     @Arg('input') input: AutomaticReceiptVerificationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<ReceiptVerification> {
-    const caller = requirePermission(ctx.principal, PERMISSIONS.pointReview);
+    const caller = requirePermission(ctx.principal, POINT.permissions.review);
     return this.receipts(ctx).verifyAutomatically(id, input, caller);
   }
 
@@ -87,7 +88,7 @@ export class ReceiptResolver {
     description: 'Manual review by the caller: approves (crediting the points once) or rejects; APPROVED is final (409)',
   })
   reviewReceiptVerification(@Args() { id }: IdArgs, @Arg('input') input: ManualReceiptReviewInput, @Ctx() ctx: RequestContext): Promise<ReceiptVerification> {
-    const caller = requirePermission(ctx.principal, PERMISSIONS.pointReview);
+    const caller = requirePermission(ctx.principal, POINT.permissions.review);
     return this.receipts(ctx).review(id, input, caller);
   }
 

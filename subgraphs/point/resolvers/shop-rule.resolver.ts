@@ -1,5 +1,6 @@
+import { POINT } from '../contract';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { PERMISSIONS, requirePermission, requirePrincipal } from '../../../core/auth/principal';
+import { requirePermission, requirePrincipal } from '../../../core/auth/principal';
 import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
@@ -33,19 +34,19 @@ export class ShopRuleResolver {
 
   @Mutation(() => PointShopRule, { description: 'Adds the rule of one shop; 409 when the shop has a live rule' })
   createPointShopRule(@Arg('input') input: CreatePointShopRuleInput, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
-    requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    requirePermission(ctx.principal, POINT.permissions.manage);
     return new ShopRuleService(ctx.em).create(input);
   }
 
   @Mutation(() => PointShopRule, { description: 'Changes the given fields of a rule; the default rule stays fixed and without shop' })
   updatePointShopRule(@Args() { id }: IdArgs, @Arg('input') input: UpdatePointShopRuleInput, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
-    requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    requirePermission(ctx.principal, POINT.permissions.manage);
     return new ShopRuleService(ctx.em).update(id, input);
   }
 
   @Mutation(() => PointShopRule, { description: 'Soft-deletes a shop rule; the default rule cannot be deleted' })
   deletePointShopRule(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<PointShopRule> {
-    requirePermission(ctx.principal, PERMISSIONS.pointManage);
+    requirePermission(ctx.principal, POINT.permissions.manage);
     return new ShopRuleService(ctx.em).softDelete(id);
   }
 }
