@@ -1,5 +1,4 @@
 import { POINT } from '../../subgraphs/point/contract';
-
 import { memberOnly, Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/point/api';
