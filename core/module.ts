@@ -69,7 +69,7 @@ export interface EventConsumer {
  * One domain, declared once in `subgraphs/<domain>/module.ts`: the registry lists the modules, and the
  * platform start, the schema, the configuration and docker-compose.yml are derived from them.
  */
-export interface DomainModule<Settings = unknown, Deps = unknown> {
+export interface DomainModule<Settings = unknown, Deps = unknown, Services = unknown> {
   contract: DomainContract;
   /** The port of its subgraph unless `<NAME>_PORT` says otherwise; unique across the registry. */
   defaultPort: number;
@@ -84,14 +84,17 @@ export interface DomainModule<Settings = unknown, Deps = unknown> {
   /** The variables it reads beyond the platform's, passed to its container by docker-compose.yml. */
   environment?: readonly string[];
   /** Builds what its resolvers receive in their constructor, and its jobs and start hook. */
-  deps: (context: ModuleStart<Settings>) => Deps | Promise<Deps>;
+  deps?: (context: ModuleStart<Settings>) => Deps | Promise<Deps>;
+  /** Its services for one request (`ctx.services` in resolvers), on that request's unit of work. */
+  services?: (em: EntityManager, deps: Deps) => Services;
   /** Runs once the schema is up to date, before the subgraph serves (seeding, bootstrap). */
   onStart?: (context: DomainContext<Settings, Deps>) => Promise<void>;
   jobs?: ScheduledJob<Settings, Deps>[];
   consumers?: EventConsumer[];
 }
 
-export const defineModule = <Settings, Deps>(module: DomainModule<Settings, Deps>): DomainModule<Settings, Deps> => module;
+export const defineModule = <Settings, Deps, Services = unknown>(module: DomainModule<Settings, Deps, Services>): DomainModule<Settings, Deps, Services> =>
+  module;
 
 /** A domain's subgraph schema; without `deps` it can be printed, not served. */
 export function buildDomainSchema<Deps>(module: DomainModule<unknown, Deps>, deps?: Deps): Promise<BuiltSubgraph> {
@@ -114,7 +117,7 @@ export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities'
  * whatever the module starts, and serves its subgraph. `close` stops them in reverse order.
  */
 export async function startDomain(
-  module: DomainModule<unknown, unknown>,
+  module: DomainModule<unknown, unknown, unknown>,
   config: Config,
   databaseUrl: string,
   logger: Logger,
@@ -127,7 +130,7 @@ export async function startDomain(
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
   const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts };
-  const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps(start) };
+  const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps?.(start) };
   await module.onStart?.(context);
   for (const consumer of module.consumers ?? []) await startEventConsumer({ orm, boss, logger, ...consumer });
   for (const job of module.jobs ?? []) await scheduleJob(boss, databaseUrl, job.queue, job.cron, () => job.run(context), logger);
@@ -137,6 +140,7 @@ export async function startDomain(
     tokens: new AccessTokens(config.jwtSecret),
     logger,
     port: domain.port,
+    services: module.services && ((em) => module.services!(em, context.deps)),
     ...subgraphServing(config, name),
   });
   return {

@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import express from 'express';
 import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
@@ -28,6 +28,8 @@ export interface SubgraphServerOptions {
   host: string;
   /** Only callers presenting it are served: the gateway, over HTTP and graphql-ws. */
   internal: InternalCredential;
+  /** The domain's services for one request, on its unit of work. */
+  services?: (em: EntityManager) => unknown;
 }
 
 /** Where a subgraph listens and whom it serves, from the configuration. */
@@ -44,11 +46,13 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
   const { subgraph, orm, tokens, logger, internal } = options;
   const contextFor = async (authorization: string | undefined, requestId: string | undefined): Promise<RequestContext> => {
     const id = requestId || randomUUID();
+    const em = orm.em.fork();
     return {
       principal: await tokens.fromHeader(authorization),
-      em: orm.em.fork(),
+      em,
       logger: logger.child({ reqId: id }),
       requestId: id,
+      services: options.services?.(em),
     };
   };
 

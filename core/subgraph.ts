@@ -3,6 +3,7 @@ import { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { GraphQLSchema, parse } from 'graphql';
 import { buildSchema, createResolversMap, NonEmptyArray, PubSub } from 'type-graphql';
+import { authChecker } from './auth/access';
 import { validateArgument } from './validation';
 
 const FEDERATION_LINK =
@@ -36,6 +37,7 @@ export async function buildSubgraph(definition: SubgraphDefinition): Promise<Bui
     skipCheck: true,
     validate: false,
     validateFn: validateArgument,
+    authChecker,
     pubSub: definition.pubSub,
     container: definition.container,
   });

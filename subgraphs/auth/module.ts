@@ -6,6 +6,7 @@ import { createSmsSender } from '../../core/messaging/sms';
 import { defineModule } from '../../core/module';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
+import { authServices } from './context';
 import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
@@ -31,7 +32,7 @@ import { StaffService } from './services/staff.service';
  * Auth: staff and their sessions, roles (seeded with every domain's default grants at start), API keys,
  * members and consents. Owns `Member`; the first admin is created from BOOTSTRAP_ADMIN_* on first start.
  */
-export const authModule = defineModule<undefined, AuthDeps>({
+export const authModule = defineModule({
   contract: AUTH,
   defaultPort: 4001,
   entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance],
@@ -41,7 +42,7 @@ export const authModule = defineModule<undefined, AuthDeps>({
     Member: { __resolveReference: (reference: { id: string }, ctx: RequestContext) => ctx.em.findOne(Member, { id: reference.id, deletedAt: null }) },
   },
   environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST'],
-  deps: ({ config, logger }) => ({
+  deps: ({ config, logger }): AuthDeps => ({
     tokens: new AccessTokens(config.jwtSecret),
     passwords: new PasswordHasher(config.passwordScryptCost),
     mailer: createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger),
@@ -49,6 +50,7 @@ export const authModule = defineModule<undefined, AuthDeps>({
     chatapp: new ChatappClient(config.chatapp),
     logger,
   }),
+  services: authServices,
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);
     if (!config.bootstrapAdmin) return;

@@ -1,7 +1,7 @@
 import { defineModule } from '../../core/module';
 import { AUTH } from '../auth/contract';
 import { POINT } from '../point/contract';
-import { ClusterDeps } from './cluster-deps';
+import { clusterServices } from './context';
 import { CLUSTER } from './contract';
 import { Badge, BadgeMemberProgress } from './entities/badge';
 import { InterestCategory } from './entities/interest-category';
@@ -18,7 +18,6 @@ import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-pr
 import { TierResolver } from './resolvers/tier.resolver';
 import { applyBadgeEvent } from './services/badge-progress';
 import { applyMemberProfile } from './services/member-profile';
-import { MemberTierLoaders } from './services/tier-loader';
 import { applyPointEvent, expireAllDueTiers } from './services/tiering.service';
 import { MemberReference } from './types/member.type';
 
@@ -26,7 +25,7 @@ import { MemberReference } from './types/member.type';
  * Cluster: tiers and each member's tier (upgraded from point events, ended by a job), badges with
  * progress from point events, segments and interests. Contributes `Member.tier`.
  */
-export const clusterModule = defineModule<undefined, ClusterDeps>({
+export const clusterModule = defineModule({
   contract: CLUSTER,
   defaultPort: 4003,
   entities: [Tier, TierProjection, TierHistory, Badge, BadgeMemberProgress, Segment, InterestCategory],
@@ -44,7 +43,7 @@ export const clusterModule = defineModule<undefined, ClusterDeps>({
   ],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
-  deps: ({ config }) => ({ memberTierLoaders: new MemberTierLoaders(), publicUrl: config.publicUrl }),
+  services: clusterServices,
   consumers: [
     { queue: CLUSTER_QUEUES.points, events: [POINT.events.earned, POINT.events.redeemed], apply: applyPointEvent },
     { queue: CLUSTER_QUEUES.badges, events: [POINT.events.earned, POINT.events.redeemed], apply: applyBadgeEvent },

@@ -1,28 +1,27 @@
 import { defineModule } from '../../core/module';
+import { pointServices } from './context';
 import { POINT } from './contract';
 import { PointRequestTicket } from './entities/point-request-ticket';
 import { PointShopRule } from './entities/point-shop-rule';
 import { PointTransaction } from './entities/point-transaction';
 import { ReceiptVerification } from './entities/receipt-verification';
 import { pointMigrations } from './migrations';
-import { PointDeps } from './point-deps';
 import { MemberPointsResolver } from './resolvers/member-points.resolver';
 import { PointResolver } from './resolvers/point.resolver';
 import { ReceiptResolver } from './resolvers/receipt.resolver';
 import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
 import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
-import { WeakLoaders } from './services/balance-loader';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { LedgerService } from './services/ledger.service';
 import { createReceiptExtractor } from './services/receipt-extractor';
-import { parsePointSettings, PointSettings } from './settings';
+import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
 
 /**
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
  * tickets, shop rules and receipts. Contributes `Member.pointBalance`.
  */
-export const pointModule = defineModule<PointSettings, PointDeps>({
+export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
   entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification],
@@ -34,8 +33,9 @@ export const pointModule = defineModule<PointSettings, PointDeps>({
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL'],
   deps: ({ settings }) => {
     const ledger = new LedgerService(settings.expiry);
-    return { ledger, balanceLoaders: new WeakLoaders(ledger), receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
+    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
   },
+  services: pointServices,
   jobs: [
     {
       queue: EXPIRE_LOTS_QUEUE,

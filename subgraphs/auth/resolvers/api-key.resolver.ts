@@ -1,52 +1,50 @@
-import { AUTH } from '../contract';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireKind, requirePermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
-import { PageArgs, PageType } from '../../../core/pagination';
-import { AuthDeps } from '../auth-deps';
-import { ServiceApiKey } from '../entities/service-api-key';
-import { ApiKeyService } from '../services/api-key.service';
-import { ApiKeyExchangeArgs, ApiKeyListArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
-import { ServiceAccessToken } from '../types/session.types';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, Caller, Public } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
 import { OncePerRequest } from '../../../core/graphql/once-per-request';
+import { PageArgs, PageType } from '../../../core/pagination';
+import { AuthContext } from '../context';
+import { AUTH } from '../contract';
+import { ServiceApiKey } from '../entities/service-api-key';
+import { ApiKeyExchangeArgs, ApiKeyListArgs, CreatedApiKey, GenerateApiKeyInput } from '../types/api-key.inputs';
+import { ServiceAccessToken } from '../types/session.types';
 
 const ServiceApiKeyPage = PageType(ServiceApiKey, 'ServiceApiKey');
 
 @Resolver()
 export class ApiKeyResolver {
-  constructor(private readonly deps: AuthDeps) {}
-
+  @Authorized(AUTH.permissions.serviceKeyManage)
   @Mutation(() => CreatedApiKey, {
     description: "Creates an API key; the key itself is returned only here. Staff only; the role can be no stronger than the creator's",
   })
-  generateApiKey(@Arg('input') input: GenerateApiKeyInput, @Ctx() ctx: RequestContext): Promise<CreatedApiKey> {
-    const principal = requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
-    return new ApiKeyService(ctx.em, this.deps).generate(input, principal);
+  generateApiKey(@Arg('input') input: GenerateApiKeyInput, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.apiKeys.generate(input, caller);
   }
 
+  @Authorized(Access.staff)
   @Query(() => ServiceApiKeyPage, { description: 'The API keys the caller created' })
-  myApiKeys(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    const principal = requireKind(ctx.principal, 'staff');
-    return new ApiKeyService(ctx.em, this.deps).listCreatedBy(principal, args);
+  myApiKeys(@Args() args: PageArgs, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.apiKeys.listCreatedBy(caller, args);
   }
 
+  @Authorized(AUTH.permissions.serviceKeyManage)
   @Query(() => ServiceApiKeyPage, { description: 'Every API key, revoked ones included, with its creator and last use' })
-  apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
-    return new ApiKeyService(ctx.em, this.deps).listAll(args);
+  apiKeys(@Args() args: ApiKeyListArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.apiKeys.listAll(args);
   }
 
+  @Authorized(AUTH.permissions.serviceKeyManage)
   @Mutation(() => Boolean)
-  async revokeApiKey(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<boolean> {
-    const principal = requirePermission(ctx.principal, AUTH.permissions.serviceKeyManage);
-    await new ApiKeyService(ctx.em, this.deps).revoke(id, principal);
+  async revokeApiKey(@Args() { id }: IdArgs, @Caller() caller: Principal, @Ctx() ctx: AuthContext): Promise<boolean> {
+    await ctx.services.apiKeys.revoke(id, caller);
     return true;
   }
 
-  @Mutation(() => ServiceAccessToken, { description: 'Exchanges an API key for an access token' })
+  @Public()
   @OncePerRequest()
-  exchangeApiKey(@Args() { apiKey }: ApiKeyExchangeArgs, @Ctx() ctx: RequestContext): Promise<ServiceAccessToken> {
-    return new ApiKeyService(ctx.em, this.deps).exchange(apiKey);
+  @Mutation(() => ServiceAccessToken, { description: 'Exchanges an API key for an access token' })
+  exchangeApiKey(@Args() { apiKey }: ApiKeyExchangeArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.apiKeys.exchange(apiKey);
   }
 }

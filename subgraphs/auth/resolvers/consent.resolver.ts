@@ -1,45 +1,48 @@
-import { AUTH } from '../contract';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
-import { LocaleArgs } from '../../../core/i18n';
-import { ConsentVersion } from '../entities/consent-version';
-import { ConsentService } from '../services/consent.service';
-import { AcceptConsentArgs, ConsentListArgs, ConsentStatus, PublishConsentVersionInput } from '../types/consent.types';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, Caller, Public } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
-
+import { LocaleArgs } from '../../../core/i18n';
+import { AuthContext } from '../context';
+import { AUTH } from '../contract';
+import { ConsentVersion } from '../entities/consent-version';
+import { AcceptConsentArgs, ConsentListArgs, ConsentStatus, PublishConsentVersionInput } from '../types/consent.types';
 
 @Resolver(() => ConsentVersion)
 export class ConsentResolver {
+  @Public()
   @Query(() => [ConsentVersion], { description: 'Every published version, newest first' })
-  consentVersions(@Args() { type, locale }: ConsentListArgs, @Ctx() ctx: RequestContext): Promise<ConsentVersion[]> {
-    return new ConsentService(ctx.em).list(type, locale);
+  consentVersions(@Args() { type, locale }: ConsentListArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.list(type, locale);
   }
 
+  @Public()
   @Query(() => [ConsentVersion], { description: 'The version of each consent type in force now' })
-  currentConsentVersions(@Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<ConsentVersion[]> {
-    return new ConsentService(ctx.em).current(locale);
+  currentConsentVersions(@Args() { locale }: LocaleArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.current(locale);
   }
 
+  @Authorized(AUTH.permissions.consentManage)
   @Mutation(() => ConsentVersion)
-  publishConsentVersion(@Arg('input') input: PublishConsentVersionInput, @Ctx() ctx: RequestContext): Promise<ConsentVersion> {
-    requirePermission(ctx.principal, AUTH.permissions.consentManage);
-    return new ConsentService(ctx.em).publish(input);
+  publishConsentVersion(@Arg('input') input: PublishConsentVersionInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.publish(input);
   }
 
+  @Authorized(Access.member)
   @Mutation(() => [ConsentStatus], { description: 'The member of the token accepts a consent version' })
-  acceptConsent(@Args() { consentVersionId }: AcceptConsentArgs, @Ctx() ctx: RequestContext): Promise<ConsentStatus[]> {
-    return new ConsentService(ctx.em).accept(requireKind(ctx.principal, 'member').id, consentVersionId);
+  acceptConsent(@Args() { consentVersionId }: AcceptConsentArgs, @Caller() member: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.accept(member.id, consentVersionId);
   }
 
+  @Authorized(Access.member)
   @Query(() => [ConsentStatus], { description: 'Where the member of the token stands with each consent type' })
-  myConsentStatus(@Ctx() ctx: RequestContext): Promise<ConsentStatus[]> {
-    return new ConsentService(ctx.em).statusOf(requireKind(ctx.principal, 'member').id);
+  myConsentStatus(@Caller() member: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.statusOf(member.id);
   }
 
+  @Authorized(Access.selfBy('id'), AUTH.permissions.memberRead)
   @Query(() => [ConsentStatus], { description: 'Where a member stands with each consent type' })
-  memberConsentStatus(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<ConsentStatus[]> {
-    requireSelfOrPermission(ctx.principal, id, AUTH.permissions.memberRead);
-    return new ConsentService(ctx.em).statusOf(id);
+  memberConsentStatus(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.consents.statusOf(id);
   }
 }

@@ -1,4 +1,5 @@
 import { Ctx, Directive, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import { Public } from '../../../core/auth/access';
 import { RequestContext } from '../../../core/context';
 
 @Directive('@shareable')
@@ -9,6 +10,7 @@ export class Health {
 
 @Resolver()
 export class HealthResolver {
+  @Public()
   @Query(() => Health, { description: 'Answers only when this subgraph reaches its database' })
   async health(@Ctx() ctx: RequestContext): Promise<Health> {
     await ctx.em.getConnection().execute('select 1');

@@ -1,11 +1,12 @@
-import { AUTH } from '../contract';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, Caller, Public } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
+import { IdArgs } from '../../../core/graphql/id-args';
+import { OncePerRequest } from '../../../core/graphql/once-per-request';
 import { PageType } from '../../../core/pagination';
-import { AuthDeps } from '../auth-deps';
+import { AuthContext } from '../context';
+import { AUTH } from '../contract';
 import { Member } from '../entities/member';
-import { MemberService } from '../services/member.service';
 import {
   ChatappProfileInput,
   CreateMemberDirectInput,
@@ -17,84 +18,75 @@ import {
 } from '../types/member.inputs';
 import { MemberQrCode } from '../types/member.types';
 import { ChatappLoginArgs, MemberLogin } from '../types/session.types';
-import { IdArgs } from '../../../core/graphql/id-args';
-import { OncePerRequest } from '../../../core/graphql/once-per-request';
-
 
 const MemberPage = PageType(Member, 'Member');
 
 @Resolver(() => Member)
 export class MemberResolver {
-  constructor(private readonly deps: AuthDeps) {}
-
-  @Mutation(() => MemberLogin, { description: 'Logs a member in with a chat-app login code (creating it on first login)' })
+  @Public()
   @OncePerRequest()
-  chatappLogin(@Args() { code }: ChatappLoginArgs, @Ctx() ctx: RequestContext): Promise<MemberLogin> {
-    return this.service(ctx).chatappLogin(code);
+  @Mutation(() => MemberLogin, { description: 'Logs a member in with a chat-app login code (creating it on first login)' })
+  chatappLogin(@Args() { code }: ChatappLoginArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.chatappLogin(code);
   }
 
+  @Authorized(Access.member)
   @Query(() => Member, { description: 'The member of the Bearer token' })
-  currentMember(@Ctx() ctx: RequestContext): Promise<Member> {
-    return this.service(ctx).get(requireKind(ctx.principal, 'member').id);
+  currentMember(@Caller() member: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.get(member.id);
   }
 
+  @Authorized(Access.member)
   @Mutation(() => Member)
-  updateCurrentMember(@Arg('input') input: MemberProfileInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    return this.service(ctx).updateProfile(requireKind(ctx.principal, 'member').id, input);
+  updateCurrentMember(@Arg('input') input: MemberProfileInput, @Caller() member: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.updateProfile(member.id, input);
   }
 
+  @Authorized(Access.member)
   @Query(() => MemberQrCode)
-  currentMemberQrCode(@Ctx() ctx: RequestContext): Promise<MemberQrCode> {
-    return this.service(ctx).qrCode(requireKind(ctx.principal, 'member').id);
+  currentMemberQrCode(@Caller() member: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.qrCode(member.id);
   }
 
+  @Authorized(AUTH.permissions.memberRead)
   @Query(() => MemberPage)
-  members(@Args() args: MemberListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, AUTH.permissions.memberRead);
-    return this.service(ctx).list(args);
+  members(@Args() args: MemberListArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.list(args);
   }
 
+  @Authorized(AUTH.permissions.memberRead)
   @Query(() => [Member])
-  membersByIds(@Args() { ids }: MemberIdsArgs, @Ctx() ctx: RequestContext): Promise<Member[]> {
-    requirePermission(ctx.principal, AUTH.permissions.memberRead);
-    return this.service(ctx).findByIds(ids);
+  membersByIds(@Args() { ids }: MemberIdsArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.findByIds(ids);
   }
 
+  @Authorized(Access.selfBy('id'), AUTH.permissions.memberRead)
   @Query(() => Member)
-  member(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Member> {
-    requireSelfOrPermission(ctx.principal, id, AUTH.permissions.memberRead);
-    return this.service(ctx).get(id);
+  member(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.get(id);
   }
 
-  @Mutation(() => Member, { description: "Copies the profile the mini-program read from the chat app" })
-  syncChatappMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: ChatappProfileInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requireSelfOrPermission(ctx.principal, memberId, AUTH.permissions.memberManage);
-    return this.service(ctx).syncFromChatapp(memberId, input);
+  @Authorized(Access.selfBy('memberId'), AUTH.permissions.memberManage)
+  @Mutation(() => Member, { description: 'Copies the profile the mini-program read from the chat app' })
+  syncChatappMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: ChatappProfileInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.syncFromChatapp(memberId, input);
   }
 
+  @Authorized(AUTH.permissions.memberManage)
   @Mutation(() => Member)
-  updateMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: MemberProfileInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requirePermission(ctx.principal, AUTH.permissions.memberManage);
-    return this.service(ctx).updateProfile(memberId, input);
+  updateMember(@Args() { memberId }: MemberIdArgs, @Arg('input') input: MemberProfileInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.updateProfile(memberId, input);
   }
 
+  @Authorized(AUTH.permissions.memberManage)
   @Mutation(() => Member, { description: 'Staff create a member directly (walk-in, no chat-app account)' })
-  createMemberDirect(@Arg('input') input: CreateMemberDirectInput, @Ctx() ctx: RequestContext): Promise<Member> {
-    requirePermission(ctx.principal, AUTH.permissions.memberManage);
-    return this.service(ctx).createDirect(input);
+  createMemberDirect(@Arg('input') input: CreateMemberDirectInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.createDirect(input);
   }
 
+  @Authorized(AUTH.permissions.memberManage)
   @Mutation(() => Member, { description: 'Staff update a member directly, status included' })
-  updateMemberDirect(
-    @Args() { memberId }: MemberIdArgs,
-    @Arg('input') input: MemberDirectUpdateInput,
-    @Ctx() ctx: RequestContext,
-  ): Promise<Member> {
-    requirePermission(ctx.principal, AUTH.permissions.memberManage);
-    return this.service(ctx).updateProfile(memberId, input);
-  }
-
-  private service(ctx: RequestContext): MemberService {
-    return new MemberService(ctx.em, this.deps);
+  updateMemberDirect(@Args() { memberId }: MemberIdArgs, @Arg('input') input: MemberDirectUpdateInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.updateProfile(memberId, input);
   }
 }

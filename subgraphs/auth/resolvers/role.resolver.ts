@@ -1,16 +1,14 @@
-import { AUTH } from '../contract';
-import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import { requirePermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
+import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { LocaleArgs } from '../../../core/i18n';
+import { AuthContext } from '../context';
+import { AUTH } from '../contract';
 import { Role } from '../entities/role';
-import { RoleService } from '../services/role.service';
 
 @Resolver(() => Role)
 export class RoleResolver {
+  @Authorized(AUTH.permissions.roleRead)
   @Query(() => [Role])
-  roles(@Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Role[]> {
-    requirePermission(ctx.principal, AUTH.permissions.roleRead);
-    return new RoleService(ctx.em).list(locale);
+  roles(@Args() { locale }: LocaleArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.roles.list(locale);
   }
 }

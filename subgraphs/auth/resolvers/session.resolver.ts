@@ -1,24 +1,22 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requirePrincipal } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
-import { AuthDeps } from '../auth-deps';
-import { SessionService } from '../services/session.service';
-import { AccessTokenCheck, RefreshArgs, TokenPair } from '../types/session.types';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Caller, Public } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { OncePerRequest } from '../../../core/graphql/once-per-request';
+import { AuthContext } from '../context';
+import { AccessTokenCheck, RefreshArgs, TokenPair } from '../types/session.types';
 
 @Resolver()
 export class SessionResolver {
-  constructor(private readonly deps: AuthDeps) {}
-
+  @Authorized()
   @Query(() => AccessTokenCheck, { description: 'Whether the Bearer token belongs to a session that still stands' })
-  async checkAccessTokenSession(@Ctx() ctx: RequestContext): Promise<AccessTokenCheck> {
-    const principal = requirePrincipal(ctx.principal);
-    return { valid: await new SessionService(ctx.em, this.deps).isActive(principal) };
+  async checkAccessTokenSession(@Caller() caller: Principal, @Ctx() ctx: AuthContext): Promise<AccessTokenCheck> {
+    return { valid: await ctx.services.sessions.isActive(caller) };
   }
 
-  @Mutation(() => TokenPair, { description: 'Rotates a refresh token: the given one is used up' })
+  @Public()
   @OncePerRequest()
-  refreshAccessToken(@Args() { refreshToken }: RefreshArgs, @Ctx() ctx: RequestContext): Promise<TokenPair> {
-    return new SessionService(ctx.em, this.deps).refresh(refreshToken);
+  @Mutation(() => TokenPair, { description: 'Rotates a refresh token: the given one is used up' })
+  refreshAccessToken(@Args() { refreshToken }: RefreshArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.sessions.refresh(refreshToken);
   }
 }

@@ -1,53 +1,50 @@
-import { AUTH } from '../contract';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { requireKind, requirePermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
-import { PageType } from '../../../core/pagination';
-import { AuthDeps } from '../auth-deps';
-import { Staff } from '../entities/staff';
-import { StaffService } from '../services/staff.service';
-import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, Caller } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
+import { PageType } from '../../../core/pagination';
+import { AuthContext } from '../context';
+import { AUTH } from '../contract';
+import { Staff } from '../entities/staff';
+import { CreateStaffInput, StaffListArgs, UpdateStaffInput } from '../types/staff.inputs';
 
 const StaffPage = PageType(Staff, 'Staff');
 
 @Resolver(() => Staff)
 export class StaffResolver {
-  constructor(private readonly deps: AuthDeps) {}
-
+  @Authorized(AUTH.permissions.staffManage)
   @Query(() => StaffPage)
-  staffs(@Args() args: StaffListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, AUTH.permissions.staffManage);
-    return new StaffService(ctx.em, this.deps).list(args);
+  staffs(@Args() args: StaffListArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.list(args);
   }
 
+  @Authorized(Access.staff)
   @Query(() => Staff, { description: 'The staff member of the Bearer token' })
-  currentStaff(@Ctx() ctx: RequestContext): Promise<Staff> {
-    const principal = requireKind(ctx.principal, 'staff');
-    return new StaffService(ctx.em, this.deps).get(principal.id);
+  currentStaff(@Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.get(caller.id);
   }
 
+  @Authorized(AUTH.permissions.staffManage)
   @Query(() => Staff)
-  staff(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, AUTH.permissions.staffManage);
-    return new StaffService(ctx.em, this.deps).get(id);
+  staff(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.get(id);
   }
 
+  @Authorized(AUTH.permissions.staffManage)
   @Mutation(() => Staff)
-  createStaff(@Arg('input') input: CreateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, AUTH.permissions.staffManage);
-    return new StaffService(ctx.em, this.deps).create(input);
+  createStaff(@Arg('input') input: CreateStaffInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.create(input);
   }
 
+  @Authorized(AUTH.permissions.staffManage)
   @Mutation(() => Staff)
-  updateStaff(@Args() { id }: IdArgs, @Arg('input') input: UpdateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
-    requirePermission(ctx.principal, AUTH.permissions.staffManage);
-    return new StaffService(ctx.em, this.deps).update(id, input);
+  updateStaff(@Args() { id }: IdArgs, @Arg('input') input: UpdateStaffInput, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.update(id, input);
   }
 
+  @Authorized(AUTH.permissions.staffManage)
   @Mutation(() => Staff, { description: 'Soft-deletes a staff member and ends its sessions' })
-  deleteStaff(@Args() { id }: IdArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    const principal = requirePermission(ctx.principal, AUTH.permissions.staffManage);
-    return new StaffService(ctx.em, this.deps).softDelete(id, principal);
+  deleteStaff(@Args() { id }: IdArgs, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.softDelete(id, caller);
   }
 }

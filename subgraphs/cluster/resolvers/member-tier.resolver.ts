@@ -1,7 +1,6 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { RequestContext } from '../../../core/context';
 import { LocaleArgs } from '../../../core/i18n';
-import { ClusterDeps } from '../cluster-deps';
+import { ClusterContext } from '../context';
 import { Tier } from '../entities/tier';
 import { localized } from '../services/tier.service';
 import { MemberReference } from '../types/member.type';
@@ -9,11 +8,9 @@ import { MemberReference } from '../types/member.type';
 /** Contributes `Member.tier` to the auth subgraph's Member. */
 @Resolver(() => MemberReference)
 export class MemberTierResolver {
-  constructor(private readonly deps: ClusterDeps) {}
-
   @FieldResolver(() => Tier, { nullable: true, description: "The member's current tier (its tier projection); null without one" })
-  async tier(@Root() member: MemberReference, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier | null> {
-    const tier = await this.deps.memberTierLoaders.for(ctx).load(member.id);
+  async tier(@Root() member: MemberReference, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext): Promise<Tier | null> {
+    const tier = await ctx.services.memberTiers.load(member.id);
     return tier ? localized(tier, locale) : null;
   }
 }

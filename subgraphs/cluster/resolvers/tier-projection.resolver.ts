@@ -1,14 +1,14 @@
-import { CLUSTER } from '../contract';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireKind, requirePermission, requireSelfOrPermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Access, Caller } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
+import { ClusterContext } from '../context';
+import { CLUSTER } from '../contract';
 import { Tier } from '../entities/tier';
 import { TierHistory } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
 import { localized } from '../services/tier.service';
-import { TierProjectionService } from '../services/tier-projection.service';
 import { MemberReference } from '../types/member.type';
 import {
   AssignTierInput,
@@ -25,7 +25,7 @@ const TierProjectionPage = PageType(TierProjection, 'TierProjection');
 const TierHistoryPage = PageType(TierHistory, 'TierHistoryItem');
 
 /** A tier of a projection or history item, from the unit of work (the services prefetch them), localized. */
-async function tierById(ctx: RequestContext, id: string | null, locale?: LocaleArgs['locale']): Promise<Tier | null> {
+async function tierById(ctx: ClusterContext, id: string | null, locale?: LocaleArgs['locale']): Promise<Tier | null> {
   if (!id) return null;
   const tier = await ctx.em.findOne(Tier, id);
   return tier ? localized(tier, locale) : null;
@@ -34,43 +34,44 @@ async function tierById(ctx: RequestContext, id: string | null, locale?: LocaleA
 /** Members' current tiers: a member reads its own; staff need tier:read to read and tier:manage to change. */
 @Resolver(() => TierProjection)
 export class TierProjectionResolver {
+  @Authorized(Access.member)
   @Query(() => TierProjection, { description: "The caller's current tier" })
-  myTierProjection(@Ctx() ctx: RequestContext): Promise<TierProjection> {
-    return new TierProjectionService(ctx.em).get(requireKind(ctx.principal, 'member').id);
+  myTierProjection(@Caller() member: Principal, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.get(member.id);
   }
 
+  @Authorized(Access.selfBy('memberId'), CLUSTER.permissions.tierRead)
   @Query(() => TierProjection, { description: "A member's current tier; 404 when the member has none" })
-  tierProjection(@Args() { memberId }: MemberIdArgs, @Ctx() ctx: RequestContext): Promise<TierProjection> {
-    requireSelfOrPermission(ctx.principal, memberId, CLUSTER.permissions.tierRead);
-    return new TierProjectionService(ctx.em).get(memberId);
+  tierProjection(@Args() { memberId }: MemberIdArgs, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.get(memberId);
   }
 
+  @Authorized(CLUSTER.permissions.tierRead)
   @Query(() => TierProjectionPage, { description: 'Members with a tier, newest first' })
-  tierProjections(@Args() args: TierProjectionListArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
-    return new TierProjectionService(ctx.em).list(args);
+  tierProjections(@Args() args: TierProjectionListArgs, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.list(args);
   }
 
+  @Authorized(CLUSTER.permissions.tierRead)
   @Query(() => TierYearlySummary, { description: 'Members per tier now, and the upgrades and downgrades of a year' })
-  tierYearlySummary(@Args() { year }: TierYearArgs, @Ctx() ctx: RequestContext): Promise<TierYearlySummary> {
-    requirePermission(ctx.principal, CLUSTER.permissions.tierRead);
-    return new TierProjectionService(ctx.em).yearlySummary(year);
+  tierYearlySummary(@Args() { year }: TierYearArgs, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.yearlySummary(year);
   }
 
+  @Authorized(CLUSTER.permissions.tierManage)
   @Mutation(() => TierProjection, { description: 'Gives a member without a tier its first tier; 409 when it has one' })
-  assignTier(@Arg('input') input: AssignTierInput, @Ctx() ctx: RequestContext): Promise<TierProjection> {
-    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
-    return new TierProjectionService(ctx.em).assign(input);
+  assignTier(@Arg('input') input: AssignTierInput, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.assign(input);
   }
 
+  @Authorized(CLUSTER.permissions.tierManage)
   @Mutation(() => TierProjectionUpdate, { description: "Sets a member's tier and its end, writing a history item" })
-  updateTierProjection(@Args() { memberId }: MemberIdArgs, @Arg('input') input: UpdateTierProjectionInput, @Ctx() ctx: RequestContext): Promise<TierProjectionUpdate> {
-    requirePermission(ctx.principal, CLUSTER.permissions.tierManage);
-    return new TierProjectionService(ctx.em).update(memberId, input);
+  updateTierProjection(@Args() { memberId }: MemberIdArgs, @Arg('input') input: UpdateTierProjectionInput, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.update(memberId, input);
   }
 
   @FieldResolver(() => Tier, { nullable: true, description: 'The tier (null only if it vanished)' })
-  tier(@Root() projection: TierProjection, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier | null> {
+  tier(@Root() projection: TierProjection, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext): Promise<Tier | null> {
     return tierById(ctx, projection.tierId, locale);
   }
 
@@ -83,24 +84,25 @@ export class TierProjectionResolver {
 /** Tier history: a member reads its own; staff need tier:read. */
 @Resolver(() => TierHistory)
 export class TierHistoryResolver {
+  @Authorized(Access.member)
   @Query(() => TierHistoryPage, { description: "The caller's tier changes, newest first" })
-  myTierHistory(@Args() args: TierHistoryArgs, @Ctx() ctx: RequestContext) {
-    return new TierProjectionService(ctx.em).history(requireKind(ctx.principal, 'member').id, args);
+  myTierHistory(@Args() args: TierHistoryArgs, @Caller() member: Principal, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.history(member.id, args);
   }
 
+  @Authorized(Access.selfBy('memberId'), CLUSTER.permissions.tierRead)
   @Query(() => TierHistoryPage, { description: "A member's tier changes, newest first" })
-  tierHistory(@Args() { memberId }: MemberIdArgs, @Args() args: TierHistoryArgs, @Ctx() ctx: RequestContext) {
-    requireSelfOrPermission(ctx.principal, memberId, CLUSTER.permissions.tierRead);
-    return new TierProjectionService(ctx.em).history(memberId, args);
+  tierHistory(@Args() { memberId }: MemberIdArgs, @Args() args: TierHistoryArgs, @Ctx() ctx: ClusterContext) {
+    return ctx.services.projections.history(memberId, args);
   }
 
   @FieldResolver(() => Tier, { nullable: true, description: 'The tier before the change; null: none' })
-  fromTier(@Root() item: TierHistory, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier | null> {
+  fromTier(@Root() item: TierHistory, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext): Promise<Tier | null> {
     return tierById(ctx, item.fromTierId, locale);
   }
 
   @FieldResolver(() => Tier, { nullable: true, description: 'The tier after the change; null: none (an expiry with no tier left)' })
-  toTier(@Root() item: TierHistory, @Args() { locale }: LocaleArgs, @Ctx() ctx: RequestContext): Promise<Tier | null> {
+  toTier(@Root() item: TierHistory, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext): Promise<Tier | null> {
     return tierById(ctx, item.toTierId, locale);
   }
 }

@@ -1,11 +1,10 @@
-import { POINT } from '../contract';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requireKind, requirePermission, requirePrincipal, requireSelfOrPermission } from '../../../core/auth/principal';
-import { RequestContext } from '../../../core/context';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Access, Caller } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { PageType } from '../../../core/pagination';
+import { PointContext } from '../context';
+import { POINT } from '../contract';
 import { PointTransaction } from '../entities/point-transaction';
-import { PointDeps } from '../point-deps';
-import { PointService } from '../services/point.service';
 import { MemberReference } from '../types/member.type';
 import {
   BalanceWindowArgs,
@@ -22,57 +21,50 @@ const PointTransactionPage = PageType(PointTransaction, 'PointTransaction');
 
 @Resolver(() => PointTransaction)
 export class PointResolver {
-  constructor(private readonly deps: PointDeps) {}
-
+  @Authorized(POINT.permissions.manage)
   @Mutation(() => PointTransaction, { description: 'Credits points to a member' })
-  earnPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Ctx() ctx: RequestContext): Promise<PointTransaction> {
-    const caller = requirePermission(ctx.principal, POINT.permissions.manage);
-    return this.points(ctx).earn(input, caller, idempotencyKey);
+  earnPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
+    return ctx.services.points.earn(input, caller, idempotencyKey);
   }
 
+  @Authorized(POINT.permissions.manage)
   @Mutation(() => PointTransaction, { description: 'Debits points from a member; refused when the balance is smaller' })
-  spendPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Ctx() ctx: RequestContext): Promise<PointTransaction> {
-    const caller = requirePermission(ctx.principal, POINT.permissions.manage);
-    return this.points(ctx).spend(input, caller, idempotencyKey);
+  spendPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
+    return ctx.services.points.spend(input, caller, idempotencyKey);
   }
 
+  @Authorized(Access.member)
   @Query(() => PointBalance, { description: "The caller's balance, or sums over a window" })
-  myPointBalance(@Args() window: BalanceWindowArgs, @Ctx() ctx: RequestContext): Promise<PointBalance> {
-    return this.points(ctx).balanceInWindow(requireKind(ctx.principal, 'member').id, window);
+  myPointBalance(@Args() window: BalanceWindowArgs, @Caller() member: Principal, @Ctx() ctx: PointContext): Promise<PointBalance> {
+    return ctx.services.points.balanceInWindow(member.id, window);
   }
 
+  @Authorized(Access.selfBy('memberId'), POINT.permissions.read)
   @Query(() => PointBalance, { description: "A member's balance, or sums over a window" })
-  pointBalance(@Args() { memberId, ...window }: MemberBalanceArgs, @Ctx() ctx: RequestContext): Promise<PointBalance> {
-    requireSelfOrPermission(ctx.principal, memberId, POINT.permissions.read);
-    return this.points(ctx).balanceInWindow(memberId, window);
+  pointBalance(@Args() { memberId, ...window }: MemberBalanceArgs, @Ctx() ctx: PointContext): Promise<PointBalance> {
+    return ctx.services.points.balanceInWindow(memberId, window);
   }
 
+  @Authorized(POINT.permissions.read)
   @Query(() => PointTransactionPage)
-  pointHistory(@Args() args: HistoryArgs, @Ctx() ctx: RequestContext) {
-    requirePermission(ctx.principal, POINT.permissions.read);
-    return this.points(ctx).history(args);
+  pointHistory(@Args() args: HistoryArgs, @Ctx() ctx: PointContext) {
+    return ctx.services.points.history(args);
   }
 
+  @Authorized(Access.member)
   @Query(() => PointTransactionPage, { description: "The caller's own ledger" })
-  myPointHistory(@Args() args: HistoryArgs, @Ctx() ctx: RequestContext) {
-    const member = requireKind(ctx.principal, 'member');
-    return this.points(ctx).history({ ...args, memberIds: [member.id] });
+  myPointHistory(@Args() args: HistoryArgs, @Caller() member: Principal, @Ctx() ctx: PointContext) {
+    return ctx.services.points.history({ ...args, memberIds: [member.id] });
   }
 
+  @Authorized(Access.member, POINT.permissions.read)
   @Query(() => [DailySummaryItem], { description: 'Per day: earned, spent, expired, net change (a member sees its own)' })
-  pointDailySummary(@Args() args: DailySummaryArgs, @Ctx() ctx: RequestContext): Promise<DailySummaryItem[]> {
-    const caller = requirePrincipal(ctx.principal);
-    if (caller.kind === 'member') return this.points(ctx).dailySummary(args, caller.id);
-    requirePermission(caller, POINT.permissions.read);
-    return this.points(ctx).dailySummary(args);
+  pointDailySummary(@Args() args: DailySummaryArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext): Promise<DailySummaryItem[]> {
+    return ctx.services.points.dailySummary(args, caller.kind === 'member' ? caller.id : undefined);
   }
 
   @FieldResolver(() => MemberReference, { description: 'The member, resolved by the auth subgraph' })
   member(@Root() transaction: PointTransaction): MemberReference {
     return { id: transaction.memberId };
-  }
-
-  private points(ctx: RequestContext): PointService {
-    return new PointService(ctx.em, this.deps.ledger);
   }
 }

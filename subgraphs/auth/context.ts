@@ -1,0 +1,25 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { RequestContext } from '../../core/context';
+import { AuthDeps } from './auth-deps';
+import { ApiKeyService } from './services/api-key.service';
+import { ConsentService } from './services/consent.service';
+import { MemberService } from './services/member.service';
+import { PasswordResetService } from './services/password-reset.service';
+import { RoleService } from './services/role.service';
+import { SessionService } from './services/session.service';
+import { StaffService } from './services/staff.service';
+
+/** The auth services of one request, on its unit of work. */
+export function authServices(em: EntityManager, deps: AuthDeps) {
+  return {
+    sessions: new SessionService(em, deps),
+    staff: new StaffService(em, deps),
+    passwordResets: new PasswordResetService(em, deps),
+    apiKeys: new ApiKeyService(em, deps),
+    members: new MemberService(em, deps),
+    roles: new RoleService(em),
+    consents: new ConsentService(em),
+  };
+}
+
+export type AuthContext = RequestContext<ReturnType<typeof authServices>>;

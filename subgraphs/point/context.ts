@@ -1,0 +1,26 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { BatchLoader } from '../../core/batch-loader';
+import { RequestContext } from '../../core/context';
+import { PointShopRule } from './entities/point-shop-rule';
+import { PointDeps } from './point-deps';
+import { PointService } from './services/point.service';
+import { ReceiptService } from './services/receipt.service';
+import { RequestTicketService } from './services/request-ticket.service';
+import { ShopRuleService } from './services/shop-rule.service';
+
+/** The point services of one request, on its unit of work; the loaders batch a page's lookups into one query. */
+export function pointServices(em: EntityManager, deps: PointDeps) {
+  const points = new PointService(em, deps.ledger);
+  return {
+    points,
+    tickets: new RequestTicketService(em, deps.ledger),
+    shopRules: new ShopRuleService(em),
+    receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor),
+    /** Member.pointBalance: a page of members costs one balance query. */
+    balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),
+    /** ReceiptVerification.pointRule: a page of verifications costs one query for their rules. */
+    shopRulesById: new BatchLoader(async (ids: string[]) => new Map((await em.find(PointShopRule, { id: { $in: ids } })).map((rule) => [rule.id, rule])), null),
+  };
+}
+
+export type PointContext = RequestContext<ReturnType<typeof pointServices>>;
