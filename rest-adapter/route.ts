@@ -42,6 +42,7 @@ export interface Route {
   operation: string;
   /** The operation's variables from the request; `defaultVariables` unless given. */
   variables?: (input: RouteInput) => Record<string, unknown>;
+  /** A `message` route answers its message alone, so its operation selects no more than `id`. */
   envelope: Envelope;
   /** `data.message` of the nested and message envelopes; the top-level `message` of dataWithMessage. */
   message?: string;
