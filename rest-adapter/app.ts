@@ -12,7 +12,7 @@ import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { GatewayClient } from './gateway-client';
 import { OPERATIONS } from './operations';
-import { Access, Route, RouteInput } from './route';
+import { Access, defaultVariables, Route, RouteInput } from './route';
 import { ROUTES } from './routes';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
@@ -77,7 +77,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
         headers: req.headers,
         uploads: res.locals.uploads ?? {},
       };
-      const { values, errors } = variables.coerce(route.variables?.(input) ?? {});
+      const { values, errors } = variables.coerce((route.variables ?? defaultVariables)(input));
       if (errors.length > 0) throw validationError(errors);
       const result = await gateway.execute(document, values, req.headers.authorization, res.locals.requestId);
       if (result.errors?.length || !result.data) {

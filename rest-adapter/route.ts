@@ -14,6 +14,16 @@ export interface RouteInput {
   uploads: Uploads;
 }
 
+/**
+ * The variables of a route that spells none out: the query string, then the path parameters (a path
+ * parameter wins over a query value of the same name), and the JSON body as `input`. Only the variables
+ * the operation declares are forwarded (rest-adapter/variables.ts drops the rest), so `input` reaches
+ * only operations that take `$input`, and the body's own top-level fields reach none: a route whose
+ * operation takes body fields as variables of their own (`ids`, `code`, `apiKey`), or reads headers,
+ * cookies or uploads, spells its mapping out. Body fields are never taken from the query string.
+ */
+export const defaultVariables = ({ query, params, body }: RouteInput): Record<string, unknown> => ({ ...query, ...params, input: body });
+
 /** Who may call a route: the caller's verified token, before the body is read. */
 export type Access = (principal: Principal) => boolean;
 /** Callers whose role grants the permission (staff, service keys). */
@@ -30,7 +40,9 @@ export interface Route {
   path: string;
   /** Name of the operation in rest-adapter/operations. */
   operation: string;
+  /** The operation's variables from the request; `defaultVariables` unless given. */
   variables?: (input: RouteInput) => Record<string, unknown>;
+  /** A `message` route answers its message alone, so its operation selects no more than `id`. */
   envelope: Envelope;
   /** `data.message` of the nested and message envelopes; the top-level `message` of dataWithMessage. */
   message?: string;

@@ -52,7 +52,7 @@ const BADGE_OPERATIONS = {
   CreateBadge: `mutation CreateBadge($input: CreateBadgeInput!) { createBadge(input: $input) { id name_en ${BADGE_RULE} isActive imageUrl } }`,
   UpdateBadge: `mutation UpdateBadge($id: ID!, $input: UpdateBadgeInput!) { updateBadge(id: $id, input: $input) { ${BADGE_FIELDS} } }`,
   DeleteBadge: `mutation DeleteBadge($id: ID!) { deleteBadge(id: $id) { id } }`,
-  SetBadgeActive: `mutation SetBadgeActive($id: ID!, $isActive: Boolean!) { setBadgeActive(id: $id, isActive: $isActive) { id isActive } }`,
+  SetBadgeActive: `mutation SetBadgeActive($id: ID!, $isActive: Boolean!) { setBadgeActive(id: $id, isActive: $isActive) { id } }`,
   MyBadgeProgress: `query MyBadgeProgress(${PROGRESS_FILTERS}) { myBadgeProgress(${PROGRESS_ARGS}) { ${PAGE_META} data { ${PROGRESS_FIELDS} } } }`,
   BadgeProgress: `query BadgeProgress($memberId: ID!, ${PROGRESS_FILTERS}) {
     badgeProgress(memberId: $memberId, ${PROGRESS_ARGS}) { ${PAGE_META} data { ${PROGRESS_FIELDS} } } }`,
@@ -96,7 +96,7 @@ export const CLUSTER_OPERATIONS = {
   CreateTier: `mutation CreateTier($input: CreateTierInput!) { createTier(input: $input) { id name_en level isActive } }`,
   UpdateTier: `mutation UpdateTier($id: ID!, $input: UpdateTierInput!) { updateTier(id: $id, input: $input) { ${TIER_FIELDS} } }`,
   DeleteTier: `mutation DeleteTier($id: ID!) { deleteTier(id: $id) { id } }`,
-  SetTierActive: `mutation SetTierActive($id: ID!, $isActive: Boolean!) { setTierActive(id: $id, isActive: $isActive) { id isActive } }`,
+  SetTierActive: `mutation SetTierActive($id: ID!, $isActive: Boolean!) { setTierActive(id: $id, isActive: $isActive) { id } }`,
   TierMemberCount: `query TierMemberCount($id: ID!) { tierMemberCount(id: $id) { tierId count } }`,
   TierMemberCounts: `query TierMemberCounts { tierMemberCounts { tierId count } }`,
   ...TIER_PROJECTION_OPERATIONS,

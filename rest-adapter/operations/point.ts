@@ -21,9 +21,9 @@ export const POINT_OPERATIONS = {
   PointBalance: `query PointBalance($memberId: ID!, $start: String, $end: String, $format: BalanceFormat) {
     pointBalance(memberId: $memberId, start: $start, end: $end, format: $format) { memberId pointAmount purchaseAmount } }`,
   EarnPoints: `mutation EarnPoints($input: PointMovementInput!, $idempotencyKey: String) {
-    earnPoints(input: $input, idempotencyKey: $idempotencyKey) { ${TRANSACTION_FIELDS} } }`,
+    earnPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
   SpendPoints: `mutation SpendPoints($input: PointMovementInput!, $idempotencyKey: String) {
-    spendPoints(input: $input, idempotencyKey: $idempotencyKey) { ${TRANSACTION_FIELDS} } }`,
+    spendPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
   PointHistory: `query PointHistory($memberIds: [ID!], ${HISTORY_FILTERS}) {
     pointHistory(memberIds: $memberIds, ${HISTORY_ARGS}) { ${PAGE_META} data { ${TRANSACTION_FIELDS} ${MEMBER_SUMMARY} } } }`,
   MyPointHistory: `query MyPointHistory(${HISTORY_FILTERS}) {
@@ -31,11 +31,11 @@ export const POINT_OPERATIONS = {
   PointDailySummary: `query PointDailySummary($startDate: String, $endDate: String) {
     pointDailySummary(startDate: $startDate, endDate: $endDate) { date earned spent expired netChange } }`,
   RequestEarnPoints: `mutation RequestEarnPoints($input: PointRequestInput!, $idempotencyKey: String) {
-    requestEarnPoints(input: $input, idempotencyKey: $idempotencyKey) { ${REQUEST_TICKET_FIELDS} } }`,
+    requestEarnPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
   RequestSpendPoints: `mutation RequestSpendPoints($input: PointRequestInput!, $idempotencyKey: String) {
-    requestSpendPoints(input: $input, idempotencyKey: $idempotencyKey) { ${REQUEST_TICKET_FIELDS} } }`,
+    requestSpendPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
   ReviewPointRequest: `mutation ReviewPointRequest($id: ID!, $input: PointRequestReviewInput!) {
-    reviewPointRequest(id: $id, input: $input) { ${REQUEST_TICKET_FIELDS} } }`,
+    reviewPointRequest(id: $id, input: $input) { id } }`,
   PointRequestTickets: `query PointRequestTickets($page: Int, $limit: Int, $status: PointRequestStatus, $actionType: PointRequestActionType) {
     pointRequestTickets(page: $page, limit: $limit, status: $status, actionType: $actionType) { ${PAGE_META} data { ${REQUEST_TICKET_FIELDS} } } }`,
   PointRequestTicket: `query PointRequestTicket($id: ID!) { pointRequestTicket(id: $id) { ${REQUEST_TICKET_FIELDS} } }`,

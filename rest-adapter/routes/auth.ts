@@ -2,13 +2,6 @@ import { REFRESH_COOKIE, setRefreshCookie } from '../cookies';
 import { Route } from '../route';
 
 const BASE = '/auth/api';
-const body = ({ body }: { body: Record<string, unknown> }) => ({ input: body });
-const query = ({ query }: { query: Record<string, unknown> }) => query;
-const id = ({ params }: { params: Record<string, string> }) => ({ id: params.id });
-const memberInput = ({ params, body }: { params: Record<string, string>; body: Record<string, unknown> }) => ({
-  memberId: params.memberId,
-  input: body,
-});
 
 /** Spec Part 1, auth service. Order matters where a literal segment and a parameter compete (/staffs/me). */
 export const AUTH_ROUTES: Route[] = [
@@ -25,64 +18,33 @@ export const AUTH_ROUTES: Route[] = [
   },
 
   // Staff actions without a token
-  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, variables: body, envelope: 'nested', message: 'Login successful', after: setRefreshCookie },
-  { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', public: true, variables: body, envelope: 'message', message: 'Password reset code sent' },
+  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, envelope: 'nested', message: 'Login successful', after: setRefreshCookie },
+  { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', public: true, envelope: 'message', message: 'Password reset code sent' },
   {
     method: 'post',
     path: `${BASE}/staffs/request-reset-password-by-email`,
     operation: 'RequestStaffPasswordResetByEmail',
     public: true,
-    variables: body,
     envelope: 'message',
     message: 'If the email belongs to a staff account, a reset code has been sent',
   },
-  {
-    method: 'post',
-    path: `${BASE}/staffs/reset-password/:sessionId`,
-    operation: 'ResetStaffPassword',
-    public: true,
-    variables: ({ params, body }) => ({ sessionId: params.sessionId, input: body }),
-    envelope: 'message',
-    message: 'Password has been reset',
-  },
-  {
-    method: 'get',
-    path: `${BASE}/staffs/check-session/:sessionId`,
-    operation: 'StaffResetSession',
-    public: true,
-    variables: ({ params }) => ({ sessionId: params.sessionId }),
-    envelope: 'nested',
-    message: 'Reset session checked',
-  },
+  { method: 'post', path: `${BASE}/staffs/reset-password/:sessionId`, operation: 'ResetStaffPassword', public: true, envelope: 'message', message: 'Password has been reset' },
+  { method: 'get', path: `${BASE}/staffs/check-session/:sessionId`, operation: 'StaffResetSession', public: true, envelope: 'nested', message: 'Reset session checked' },
 
   // Staff management
-  { method: 'get', path: `${BASE}/staffs`, operation: 'Staffs', variables: query, envelope: 'nested', message: 'Staff list' },
+  { method: 'get', path: `${BASE}/staffs`, operation: 'Staffs', envelope: 'nested', message: 'Staff list' },
   { method: 'get', path: `${BASE}/staffs/me`, operation: 'CurrentStaff', envelope: 'nested', message: 'Current staff' },
-  { method: 'get', path: `${BASE}/staffs/:id`, operation: 'Staff', variables: id, envelope: 'nested', message: 'Staff found' },
-  { method: 'post', path: `${BASE}/staffs`, operation: 'CreateStaff', variables: body, envelope: 'nested', message: 'Staff created', status: 201 },
-  {
-    method: 'put',
-    path: `${BASE}/staffs/:id`,
-    operation: 'UpdateStaff',
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
-    envelope: 'nested',
-    message: 'Staff updated',
-  },
-  { method: 'delete', path: `${BASE}/staffs/:id`, operation: 'DeleteStaff', variables: id, envelope: 'nested', message: 'Staff deleted' },
+  { method: 'get', path: `${BASE}/staffs/:id`, operation: 'Staff', envelope: 'nested', message: 'Staff found' },
+  { method: 'post', path: `${BASE}/staffs`, operation: 'CreateStaff', envelope: 'nested', message: 'Staff created', status: 201 },
+  { method: 'put', path: `${BASE}/staffs/:id`, operation: 'UpdateStaff', envelope: 'nested', message: 'Staff updated' },
+  { method: 'delete', path: `${BASE}/staffs/:id`, operation: 'DeleteStaff', envelope: 'nested', message: 'Staff deleted' },
 
   // Service API keys
-  { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', variables: body, envelope: 'data', status: 201 },
-  { method: 'get', path: `${BASE}/services/me`, operation: 'MyApiKeys', variables: query, envelope: 'data' },
-  { method: 'get', path: `${BASE}/services`, operation: 'ApiKeys', variables: query, envelope: 'data' },
-  { method: 'delete', path: `${BASE}/services/revoke/:id`, operation: 'RevokeApiKey', variables: id, envelope: 'empty', status: 204 },
-  {
-    method: 'post',
-    path: `${BASE}/services/get-access-token`,
-    operation: 'ExchangeApiKey',
-    public: true,
-    variables: ({ body }) => ({ apiKey: body.apiKey }),
-    envelope: 'data',
-  },
+  { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', envelope: 'data', status: 201 },
+  { method: 'get', path: `${BASE}/services/me`, operation: 'MyApiKeys', envelope: 'data' },
+  { method: 'get', path: `${BASE}/services`, operation: 'ApiKeys', envelope: 'data' },
+  { method: 'delete', path: `${BASE}/services/revoke/:id`, operation: 'RevokeApiKey', envelope: 'empty', status: 204 },
+  { method: 'post', path: `${BASE}/services/get-access-token`, operation: 'ExchangeApiKey', public: true, variables: ({ body }) => ({ apiKey: body.apiKey }), envelope: 'data' },
 
   // Members
   {
@@ -96,7 +58,7 @@ export const AUTH_ROUTES: Route[] = [
     after: setRefreshCookie,
   },
   { method: 'get', path: `${BASE}/members/me`, operation: 'CurrentMember', envelope: 'nested', message: 'Current member' },
-  { method: 'put', path: `${BASE}/members/me`, operation: 'UpdateCurrentMember', variables: body, envelope: 'message', message: 'Profile updated' },
+  { method: 'put', path: `${BASE}/members/me`, operation: 'UpdateCurrentMember', envelope: 'message', message: 'Profile updated' },
   { method: 'get', path: `${BASE}/members/me/qr-code`, operation: 'CurrentMemberQrCode', envelope: 'data' },
   { method: 'get', path: `${BASE}/members/me/consents`, operation: 'MyConsentStatus', envelope: 'nested', message: 'Consent status' },
   {
@@ -107,25 +69,18 @@ export const AUTH_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Consent accepted',
   },
-  { method: 'get', path: `${BASE}/members`, operation: 'Members', variables: query, envelope: 'nested', message: 'Member list' },
+  { method: 'get', path: `${BASE}/members`, operation: 'Members', envelope: 'nested', message: 'Member list' },
   { method: 'post', path: `${BASE}/members/bulk`, operation: 'MembersByIds', variables: ({ body }) => ({ ids: body.ids }), envelope: 'nested', message: 'Members found' },
-  { method: 'post', path: `${BASE}/members/direct`, operation: 'CreateMemberDirect', variables: body, envelope: 'message', message: 'Member created' },
-  {
-    method: 'get',
-    path: `${BASE}/members/:id`,
-    operation: 'Member',
-    variables: ({ params, query }) => ({ id: params.id, includePointBalance: query.includePointBalance, includeTier: query.includeTier, locale: query.locale }),
-    envelope: 'nested',
-    message: 'Member found',
-  },
-  { method: 'get', path: `${BASE}/members/:id/consents`, operation: 'MemberConsentStatus', variables: id, envelope: 'nested', message: 'Consent status' },
-  { method: 'post', path: `${BASE}/members/chatapp/sync/:memberId`, operation: 'SyncChatappMember', variables: memberInput, envelope: 'message', message: 'Member synced' },
-  { method: 'put', path: `${BASE}/members/:memberId`, operation: 'UpdateMember', variables: memberInput, envelope: 'message', message: 'Member updated' },
-  { method: 'put', path: `${BASE}/members/:memberId/direct`, operation: 'UpdateMemberDirect', variables: memberInput, envelope: 'message', message: 'Member updated' },
+  { method: 'post', path: `${BASE}/members/direct`, operation: 'CreateMemberDirect', envelope: 'message', message: 'Member created' },
+  { method: 'get', path: `${BASE}/members/:id`, operation: 'Member', envelope: 'nested', message: 'Member found' },
+  { method: 'get', path: `${BASE}/members/:id/consents`, operation: 'MemberConsentStatus', envelope: 'nested', message: 'Consent status' },
+  { method: 'post', path: `${BASE}/members/chatapp/sync/:memberId`, operation: 'SyncChatappMember', envelope: 'message', message: 'Member synced' },
+  { method: 'put', path: `${BASE}/members/:memberId`, operation: 'UpdateMember', envelope: 'message', message: 'Member updated' },
+  { method: 'put', path: `${BASE}/members/:memberId/direct`, operation: 'UpdateMemberDirect', envelope: 'message', message: 'Member updated' },
 
   // Roles and consent versions
-  { method: 'get', path: `${BASE}/roles`, operation: 'Roles', variables: query, envelope: 'nested', message: 'Roles' },
-  { method: 'get', path: `${BASE}/consents`, operation: 'ConsentVersions', public: true, variables: query, envelope: 'nested', message: 'Consent versions' },
-  { method: 'get', path: `${BASE}/consents/current`, operation: 'CurrentConsentVersions', public: true, variables: query, envelope: 'nested', message: 'Current consent versions' },
-  { method: 'post', path: `${BASE}/consents`, operation: 'PublishConsentVersion', variables: body, envelope: 'nested', message: 'Consent version published', status: 201 },
+  { method: 'get', path: `${BASE}/roles`, operation: 'Roles', envelope: 'nested', message: 'Roles' },
+  { method: 'get', path: `${BASE}/consents`, operation: 'ConsentVersions', public: true, envelope: 'nested', message: 'Consent versions' },
+  { method: 'get', path: `${BASE}/consents/current`, operation: 'CurrentConsentVersions', public: true, envelope: 'nested', message: 'Current consent versions' },
+  { method: 'post', path: `${BASE}/consents`, operation: 'PublishConsentVersion', envelope: 'nested', message: 'Consent version published', status: 201 },
 ];

@@ -2,9 +2,6 @@ import { CLUSTER } from '../../subgraphs/cluster/contract';
 import { Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/cluster/api';
-const query = ({ query }: RouteInput) => query;
-const idAndQuery = ({ params, query }: RouteInput) => ({ ...query, id: params.id });
-const id = ({ params }: RouteInput) => ({ id: params.id });
 
 /** The tier uploads: the logo (stored as the tier's imageUrl) and the benefit logos (see docs/decisions.md). */
 const TIER_LOGO = { name: 'tierLogo' };
@@ -18,34 +15,14 @@ const tierInput = ({ body, uploads }: RouteInput) => ({
 
 /** Members' tiers (projections): `me`, `history/*` and `summary/yearly` are matched before `:memberId`. */
 const TIER_PROJECTION_ROUTES: Route[] = [
-  { method: 'post', path: `${BASE}/tiers/assign`, operation: 'AssignTier', variables: ({ body }) => ({ input: body }), envelope: 'nested', message: 'Tier assigned', status: 201 },
-  { method: 'get', path: `${BASE}/tier-projections/me`, operation: 'MyTierProjection', variables: query, envelope: 'data' },
-  { method: 'get', path: `${BASE}/tier-projections/history/me`, operation: 'MyTierHistory', variables: query, envelope: 'nested', message: 'Tier history' },
-  {
-    method: 'get',
-    path: `${BASE}/tier-projections/history/:memberId`,
-    operation: 'TierHistory',
-    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
-    envelope: 'nested',
-    message: 'Tier history',
-  },
-  { method: 'get', path: `${BASE}/tier-projections/summary/yearly`, operation: 'TierYearlySummary', variables: query, envelope: 'nested', message: 'Yearly tier summary' },
-  { method: 'get', path: `${BASE}/tier-projections`, operation: 'TierProjections', variables: query, envelope: 'data' },
-  {
-    method: 'get',
-    path: `${BASE}/tier-projections/:memberId`,
-    operation: 'TierProjection',
-    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
-    envelope: 'data',
-  },
-  {
-    method: 'put',
-    path: `${BASE}/tier-projections/:memberId`,
-    operation: 'UpdateTierProjection',
-    variables: ({ params, body }) => ({ memberId: params.memberId, input: body }),
-    envelope: 'nested',
-    message: 'Tier projection updated',
-  },
+  { method: 'post', path: `${BASE}/tiers/assign`, operation: 'AssignTier', envelope: 'nested', message: 'Tier assigned', status: 201 },
+  { method: 'get', path: `${BASE}/tier-projections/me`, operation: 'MyTierProjection', envelope: 'data' },
+  { method: 'get', path: `${BASE}/tier-projections/history/me`, operation: 'MyTierHistory', envelope: 'nested', message: 'Tier history' },
+  { method: 'get', path: `${BASE}/tier-projections/history/:memberId`, operation: 'TierHistory', envelope: 'nested', message: 'Tier history' },
+  { method: 'get', path: `${BASE}/tier-projections/summary/yearly`, operation: 'TierYearlySummary', envelope: 'nested', message: 'Yearly tier summary' },
+  { method: 'get', path: `${BASE}/tier-projections`, operation: 'TierProjections', envelope: 'data' },
+  { method: 'get', path: `${BASE}/tier-projections/:memberId`, operation: 'TierProjection', envelope: 'data' },
+  { method: 'put', path: `${BASE}/tier-projections/:memberId`, operation: 'UpdateTierProjection', envelope: 'nested', message: 'Tier projection updated' },
 ];
 
 /** Badges (reads need a token; writes badge:manage) and members' badge progress; `me` before `:memberId`. */
@@ -53,8 +30,8 @@ const BADGE_IMAGE = { name: 'image' };
 const BADGE_MANAGE = withPermission(CLUSTER.permissions.badgeManage);
 const badgeInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 const BADGE_ROUTES: Route[] = [
-  { method: 'get', path: `${BASE}/badges`, operation: 'Badges', variables: query, envelope: 'nested', message: 'Badge list' },
-  { method: 'get', path: `${BASE}/badges/:id`, operation: 'Badge', variables: idAndQuery, envelope: 'nested', message: 'Badge found' },
+  { method: 'get', path: `${BASE}/badges`, operation: 'Badges', envelope: 'nested', message: 'Badge list' },
+  { method: 'get', path: `${BASE}/badges/:id`, operation: 'Badge', envelope: 'nested', message: 'Badge found' },
   {
     method: 'post',
     path: `${BASE}/badges`,
@@ -76,7 +53,7 @@ const BADGE_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Badge updated',
   },
-  { method: 'delete', path: `${BASE}/badges/:id`, operation: 'DeleteBadge', variables: id, envelope: 'message', message: 'Badge deleted' },
+  { method: 'delete', path: `${BASE}/badges/:id`, operation: 'DeleteBadge', envelope: 'message', message: 'Badge deleted' },
   {
     method: 'patch',
     path: `${BASE}/badges/:id/set-active`,
@@ -85,32 +62,19 @@ const BADGE_ROUTES: Route[] = [
     envelope: 'message',
     message: 'Badge status updated',
   },
-  { method: 'get', path: `${BASE}/badge-member-progress/members/me`, operation: 'MyBadgeProgress', variables: query, envelope: 'data' },
-  {
-    method: 'get',
-    path: `${BASE}/badge-member-progress/members/:memberId`,
-    operation: 'BadgeProgress',
-    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
-    envelope: 'data',
-  },
+  { method: 'get', path: `${BASE}/badge-member-progress/members/me`, operation: 'MyBadgeProgress', envelope: 'data' },
+  { method: 'get', path: `${BASE}/badge-member-progress/members/:memberId`, operation: 'BadgeProgress', envelope: 'data' },
 ];
 
 /** Segments and interests (docs/decisions.md, Cluster): literal paths (members/:memberId, me, categories) before :id. */
 const SEGMENT_ROUTES: Route[] = [
-  { method: 'get', path: `${BASE}/segments`, operation: 'Segments', variables: query, envelope: 'data' },
-  { method: 'post', path: `${BASE}/segments`, operation: 'CreateSegment', variables: ({ body }) => ({ input: body }), envelope: 'nested', message: 'Segment created', status: 201 },
-  {
-    method: 'get',
-    path: `${BASE}/segments/members/:memberId`,
-    operation: 'MemberSegments',
-    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
-    envelope: 'nested',
-    message: "Member's segments",
-  },
-  { method: 'get', path: `${BASE}/segments/:id`, operation: 'Segment', variables: idAndQuery, envelope: 'nested', message: 'Segment found' },
-  { method: 'put', path: `${BASE}/segments/:id`, operation: 'UpdateSegment', variables: ({ params, body }) => ({ id: params.id, input: body }), envelope: 'nested', message: 'Segment updated' },
-  { method: 'delete', path: `${BASE}/segments/:id`, operation: 'DeleteSegment', variables: id, envelope: 'message', message: 'Segment deleted' },
-  { method: 'get', path: `${BASE}/segments/:id/members`, operation: 'SegmentMembers', variables: idAndQuery, envelope: 'data' },
+  { method: 'get', path: `${BASE}/segments`, operation: 'Segments', envelope: 'data' },
+  { method: 'post', path: `${BASE}/segments`, operation: 'CreateSegment', envelope: 'nested', message: 'Segment created', status: 201 },
+  { method: 'get', path: `${BASE}/segments/members/:memberId`, operation: 'MemberSegments', envelope: 'nested', message: "Member's segments" },
+  { method: 'get', path: `${BASE}/segments/:id`, operation: 'Segment', envelope: 'nested', message: 'Segment found' },
+  { method: 'put', path: `${BASE}/segments/:id`, operation: 'UpdateSegment', envelope: 'nested', message: 'Segment updated' },
+  { method: 'delete', path: `${BASE}/segments/:id`, operation: 'DeleteSegment', envelope: 'message', message: 'Segment deleted' },
+  { method: 'get', path: `${BASE}/segments/:id/members`, operation: 'SegmentMembers', envelope: 'data' },
   {
     method: 'post',
     path: `${BASE}/segments/:id/members`,
@@ -127,26 +91,11 @@ const SEGMENT_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Segment members removed',
   },
-  { method: 'get', path: `${BASE}/interests/categories`, operation: 'InterestCategories', variables: query, envelope: 'nested', message: 'Interest categories' },
-  {
-    method: 'post',
-    path: `${BASE}/interests/categories`,
-    operation: 'CreateInterestCategory',
-    variables: ({ body }) => ({ input: body }),
-    envelope: 'nested',
-    message: 'Interest category created',
-    status: 201,
-  },
-  {
-    method: 'put',
-    path: `${BASE}/interests/categories/:id`,
-    operation: 'UpdateInterestCategory',
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
-    envelope: 'nested',
-    message: 'Interest category updated',
-  },
-  { method: 'delete', path: `${BASE}/interests/categories/:id`, operation: 'DeleteInterestCategory', variables: id, envelope: 'message', message: 'Interest category deleted' },
-  { method: 'get', path: `${BASE}/interests/me`, operation: 'MyInterests', variables: query, envelope: 'nested', message: 'Interests' },
+  { method: 'get', path: `${BASE}/interests/categories`, operation: 'InterestCategories', envelope: 'nested', message: 'Interest categories' },
+  { method: 'post', path: `${BASE}/interests/categories`, operation: 'CreateInterestCategory', envelope: 'nested', message: 'Interest category created', status: 201 },
+  { method: 'put', path: `${BASE}/interests/categories/:id`, operation: 'UpdateInterestCategory', envelope: 'nested', message: 'Interest category updated' },
+  { method: 'delete', path: `${BASE}/interests/categories/:id`, operation: 'DeleteInterestCategory', envelope: 'message', message: 'Interest category deleted' },
+  { method: 'get', path: `${BASE}/interests/me`, operation: 'MyInterests', envelope: 'nested', message: 'Interests' },
   {
     method: 'put',
     path: `${BASE}/interests/me`,
@@ -155,32 +104,17 @@ const SEGMENT_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Interests updated',
   },
-  {
-    method: 'get',
-    path: `${BASE}/interests/members/:memberId`,
-    operation: 'MemberInterests',
-    variables: ({ params, query }) => ({ ...query, memberId: params.memberId }),
-    envelope: 'nested',
-    message: "Member's interests",
-  },
+  { method: 'get', path: `${BASE}/interests/members/:memberId`, operation: 'MemberInterests', envelope: 'nested', message: "Member's interests" },
 ];
 
 /** Spec Part 2, cluster service. Tier reads are public; literal segments (bulk, level, members) before :id. */
 export const CLUSTER_ROUTES: Route[] = [
   // Tiers
-  { method: 'get', path: `${BASE}/tiers`, operation: 'Tiers', variables: query, envelope: 'nested', message: 'Tier list', public: true },
+  { method: 'get', path: `${BASE}/tiers`, operation: 'Tiers', envelope: 'nested', message: 'Tier list', public: true },
   { method: 'post', path: `${BASE}/tiers/bulk`, operation: 'TiersByIds', variables: ({ body, query }) => ({ ...query, ids: body.ids }), envelope: 'nested', message: 'Tiers found' },
   { method: 'get', path: `${BASE}/tiers/members/counts`, operation: 'TierMemberCounts', envelope: 'nested', message: 'Member counts per tier' },
-  {
-    method: 'get',
-    path: `${BASE}/tiers/level/:level`,
-    operation: 'TierByLevel',
-    variables: ({ params, query }) => ({ ...query, level: params.level }),
-    envelope: 'nested',
-    message: 'Tier found',
-    public: true,
-  },
-  { method: 'get', path: `${BASE}/tiers/:id`, operation: 'Tier', variables: idAndQuery, envelope: 'nested', message: 'Tier found', public: true },
+  { method: 'get', path: `${BASE}/tiers/level/:level`, operation: 'TierByLevel', envelope: 'nested', message: 'Tier found', public: true },
+  { method: 'get', path: `${BASE}/tiers/:id`, operation: 'Tier', envelope: 'nested', message: 'Tier found', public: true },
   {
     method: 'post',
     path: `${BASE}/tiers`,
@@ -202,7 +136,7 @@ export const CLUSTER_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Tier updated',
   },
-  { method: 'delete', path: `${BASE}/tiers/:id`, operation: 'DeleteTier', variables: id, envelope: 'message', message: 'Tier deleted' },
+  { method: 'delete', path: `${BASE}/tiers/:id`, operation: 'DeleteTier', envelope: 'message', message: 'Tier deleted' },
   {
     method: 'patch',
     path: `${BASE}/tiers/:id/set-active`,
@@ -211,7 +145,7 @@ export const CLUSTER_ROUTES: Route[] = [
     envelope: 'message',
     message: 'Tier status updated',
   },
-  { method: 'get', path: `${BASE}/tiers/:id/members/count`, operation: 'TierMemberCount', variables: id, envelope: 'nested', message: 'Member count' },
+  { method: 'get', path: `${BASE}/tiers/:id/members/count`, operation: 'TierMemberCount', envelope: 'nested', message: 'Member count' },
   ...TIER_PROJECTION_ROUTES,
   ...SEGMENT_ROUTES,
   ...BADGE_ROUTES,
