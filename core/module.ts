@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import { NonEmptyArray } from 'type-graphql';
 import { AccessTokens } from './auth/jwt';
 import { Config, Env } from './config';
+import { CATALOG_BASES, isCatalogEntity, liveFilter } from './catalog/catalog-entity';
 import { MigrationClass, openDomainOrm } from './db/orm';
 import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue } from './events/job-queue';
@@ -109,7 +110,14 @@ export function buildDomainSchema<Deps>(module: DomainModule<unknown, Deps>, dep
 
 /** Opens a domain's ORM on its own schema, bringing the schema up to date (its migrations). */
 export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities' | 'migrations'>, databaseUrl: string): Promise<MikroORM<PostgreSqlDriver>> {
-  return openDomainOrm({ url: databaseUrl, schema: module.contract.name, entities: [...module.entities, OutboxEvent], migrations: module.migrations });
+  const catalogs = module.entities.filter(isCatalogEntity);
+  return openDomainOrm({
+    url: databaseUrl,
+    schema: module.contract.name,
+    entities: [...(catalogs.length ? CATALOG_BASES : []), ...module.entities, OutboxEvent],
+    migrations: module.migrations,
+    filters: liveFilter(catalogs.map((entity) => entity.name)),
+  });
 }
 
 /**

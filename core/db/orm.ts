@@ -12,6 +12,8 @@ export interface DomainDatabaseOptions {
   entities: Function[];
   migrations: Record<string, MigrationClass>;
   poolSize?: number;
+  /** MikroORM filters, e.g. the catalogs' `live` filter (core/catalog). */
+  filters?: Record<string, { cond: Record<string, unknown>; default?: boolean; entity?: string[] }>;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
       migrationsList: Object.entries(options.migrations).map(([name, migration]) => ({ name, class: migration })),
     },
     forceUtcTimezone: true,
+    filters: options.filters ?? {},
   });
   await withAdvisoryLock(options.url, `migrate:${options.schema}`, async () => {
     await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);

@@ -17,7 +17,7 @@ async function tiersOfMembers(em: EntityManager, memberIds: string[]): Promise<M
     memberIds,
   ]);
   const tierIds = [...new Set(projections.map((row) => row.tier_id))];
-  const tiers = tierIds.length ? await em.find(Tier, { id: { $in: tierIds }, deletedAt: null }) : [];
+  const tiers = tierIds.length ? await em.find(Tier, { id: { $in: tierIds } }) : [];
   const byId = new Map(tiers.map((tier) => [tier.id, tier]));
   return new Map(projections.map((row) => [row.member_id, byId.get(row.tier_id)]));
 }

@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
+import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
 import { RequestContext } from '../../core/context';
 import { PointShopRule } from './entities/point-shop-rule';
 import { PointDeps } from './point-deps';
@@ -18,8 +19,11 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
     receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),
-    /** ReceiptVerification.pointRule: a page of verifications costs one query for their rules. */
-    shopRulesById: new BatchLoader(async (ids: string[]) => new Map((await em.find(PointShopRule, { id: { $in: ids } })).map((rule) => [rule.id, rule])), null),
+    /** ReceiptVerification.pointRule (deleted rules too): a page of verifications costs one query for their rules. */
+    shopRulesById: new BatchLoader(
+      async (ids: string[]) => new Map((await em.find(PointShopRule, { id: { $in: ids } }, INCLUDING_DELETED)).map((rule) => [rule.id, rule])),
+      null,
+    ),
   };
 }
 

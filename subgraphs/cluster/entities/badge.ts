@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
 
 /** What a badge rewards (spec Part 2, Badge `rule.type`). */
 export enum BadgeRuleType {
@@ -52,25 +53,13 @@ export class BadgeRule {
 /** An achievement badge: localized texts, an image and the rule that members' point events progress. */
 @ObjectType()
 @Entity({ tableName: 'badge' })
-export class Badge {
+export class Badge extends DescribedCatalogEntity {
   [OptionalProps]?: 'name_th' | 'name_cn' | 'description_th' | 'description_cn' | 'imageUrl' | 'isActive' | 'createdAt' | 'updatedAt' | 'deletedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
-  @Field(() => String, { nullable: true }) @Property({ length: 256 }) name_en: string | null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_cn: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text' }) description_en: string | null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_cn: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) imageUrl: string | null = null;
   @Field(() => BadgeRule) @Property({ type: 'jsonb' }) rule: BadgeRule;
   @Field() @Property() isActive: boolean = true;
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 }
-
-export const BADGE_LOCALIZED = ['name', 'description'];
 
 /** A member's progress towards one badge; written only by the point event consumer. Values are decimal strings. */
 @ObjectType()

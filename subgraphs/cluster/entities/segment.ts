@@ -1,6 +1,6 @@
-import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Entity, Enum, OptionalProps, Property } from '@mikro-orm/core';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
 
 /**
  * `manual`: staff pick the members (cluster.segment_member). `rule`: the members are whoever matches
@@ -26,23 +26,11 @@ export class SegmentRule {
 /** A group of members for targeting: localized name and description, manual or rule-based. */
 @ObjectType()
 @Entity({ tableName: 'segment' })
-export class Segment {
+export class Segment extends DescribedCatalogEntity {
   [OptionalProps]?: 'name_th' | 'name_cn' | 'description_en' | 'description_th' | 'description_cn' | 'rule' | 'createdAt' | 'updatedAt' | 'deletedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
-  @Field(() => String, { nullable: true }) @Property({ length: 256 }) name_en: string | null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_cn: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_en: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_cn: string | null = null;
   @Field(() => SegmentType) @Enum({ items: () => SegmentType }) type: SegmentType;
   @Field(() => SegmentRule, { nullable: true, description: 'The criteria of a rule segment; null for a manual one' })
   @Property({ type: 'jsonb', nullable: true })
   rule: SegmentRule | null = null;
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 }
-
-export const SEGMENT_LOCALIZED = ['name', 'description'];

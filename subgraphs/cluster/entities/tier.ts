@@ -1,6 +1,6 @@
-import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { Entity, OptionalProps, Property } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
 
 /** What it takes to reach a tier (stored as jsonb). */
 @ObjectType()
@@ -27,7 +27,7 @@ export class TierBenefit {
 /** A membership tier: localized names, a level, what it takes to reach it and what it gives. */
 @ObjectType()
 @Entity({ tableName: 'tier' })
-export class Tier {
+export class Tier extends DescribedCatalogEntity {
   [OptionalProps]?:
     | 'name_th'
     | 'name_cn'
@@ -44,13 +44,6 @@ export class Tier {
     | 'updatedAt'
     | 'deletedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
-  @Field(() => String, { nullable: true }) @Property({ length: 256 }) name_en: string | null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ length: 256, nullable: true }) name_cn: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text' }) description_en: string | null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_cn: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) imageUrl: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) background: string | null = null;
   @Field(() => Int) @Property() level: number = 0;
@@ -58,10 +51,6 @@ export class Tier {
   @Field(() => [TierBenefit]) @Property({ type: 'jsonb' }) benefit: TierBenefit[] = [];
   @Field() @Property() isActive: boolean = true;
   @Field() @Property() isSpecial: boolean = false;
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
-  @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 }
 
-export const TIER_LOCALIZED = ['name', 'description'];
 export const BENEFIT_LOCALIZED = ['name', 'description', 'condition'];

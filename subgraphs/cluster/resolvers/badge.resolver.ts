@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
+import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
 import { IdArgs } from '../../../core/graphql/id-args';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
@@ -8,7 +9,6 @@ import { ClusterContext } from '../context';
 import { CLUSTER } from '../contract';
 import { Badge, BadgeMemberProgress } from '../entities/badge';
 import { Tier } from '../entities/tier';
-import { localizedBadge } from '../services/badge.service';
 import { BadgeListArgs, BadgeProgressArgs, BadgeProgressMemberArgs, CreateBadgeInput, SetBadgeActiveArgs, UpdateBadgeInput } from '../types/badge.types';
 import { MemberReference } from '../types/member.type';
 
@@ -88,8 +88,8 @@ export class BadgeProgressResolver {
 
   @FieldResolver(() => Badge, { nullable: true, description: 'The badge (deleted ones too)' })
   async badge(@Root() progress: BadgeMemberProgress, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext): Promise<Badge | null> {
-    const badge = await ctx.em.findOne(Badge, progress.badgeId);
-    return badge ? localizedBadge(badge, locale) : null;
+    const badge = await ctx.em.findOne(Badge, progress.badgeId, INCLUDING_DELETED);
+    return badge ? ctx.services.badges.localize(badge, locale) : null;
   }
 
   @FieldResolver(() => MemberReference, { description: 'The member, resolved by the auth subgraph' })

@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
+import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
 import { ClusterContext } from '../context';
@@ -8,7 +9,6 @@ import { CLUSTER } from '../contract';
 import { Tier } from '../entities/tier';
 import { TierHistory } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
-import { localized } from '../services/tier.service';
 import { MemberReference } from '../types/member.type';
 import {
   AssignTierInput,
@@ -24,11 +24,11 @@ import {
 const TierProjectionPage = PageType(TierProjection, 'TierProjection');
 const TierHistoryPage = PageType(TierHistory, 'TierHistoryItem');
 
-/** A tier of a projection or history item, from the unit of work (the services prefetch them), localized. */
+/** A tier of a projection or history item (deleted ones too), from the unit of work (the services prefetch them), localized. */
 async function tierById(ctx: ClusterContext, id: string | null, locale?: LocaleArgs['locale']): Promise<Tier | null> {
   if (!id) return null;
-  const tier = await ctx.em.findOne(Tier, id);
-  return tier ? localized(tier, locale) : null;
+  const tier = await ctx.em.findOne(Tier, id, INCLUDING_DELETED);
+  return tier ? ctx.services.tiers.localize(tier, locale) : null;
 }
 
 /** Members' current tiers: a member reads its own; staff need tier:read to read and tier:manage to change. */

@@ -1,43 +1,21 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, notFound } from '../../../core/errors';
-import { Locale, projectLocale } from '../../../core/i18n';
-import { offsetOf, Page, pageOf } from '../../../core/pagination';
-import { containsAny } from '../../../core/search';
-import { Badge, BADGE_LOCALIZED, BadgeMemberProgress, BadgeRule, BadgeRuleType } from '../entities/badge';
-import { BadgeListArgs, BadgeProgressArgs, BadgeRuleInput, CreateBadgeInput, UpdateBadgeInput } from '../types/badge.types';
-
-const BADGE = 'Badge';
+import { DESCRIBED } from '../../../core/catalog/catalog-entity';
+import { CatalogService } from '../../../core/catalog/catalog.service';
+import { badRequest } from '../../../core/errors';
+import { Page } from '../../../core/pagination';
+import { Badge, BadgeMemberProgress, BadgeRule, BadgeRuleType } from '../entities/badge';
+import { BadgeProgressArgs, BadgeRuleInput, CreateBadgeInput, UpdateBadgeInput } from '../types/badge.types';
 
 /** Badges: localized CRUD with soft delete; members' progress is read here and written by badge-progress.ts. */
-export class BadgeService {
-  constructor(private readonly em: EntityManager) {}
-
-  /** Newest first. Inactive and deleted badges only when asked for. */
-  async list(args: BadgeListArgs, locale?: Locale): Promise<Page<Badge>> {
-    const where: Record<string, unknown> = {};
-    if (!args.includeDeletedAt) where.deletedAt = null;
-    if (!args.includeInActive) where.isActive = true;
-    if (args.search) Object.assign(where, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
-    const [items, total] = await this.em.findAndCount(Badge, where, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) });
-    return pageOf(
-      items.map((badge) => localizedBadge(badge, locale)),
-      total,
-      args,
-    );
-  }
-
-  async get(id: string, locale?: Locale): Promise<Badge> {
-    return localizedBadge(await this.live(id), locale);
+export class BadgeService extends CatalogService<Badge> {
+  constructor(em: EntityManager) {
+    super(em, { entity: Badge, label: 'Badge', localized: DESCRIBED, orderBy: { createdAt: 'desc', id: 'asc' } });
   }
 
   async create(input: CreateBadgeInput): Promise<Badge> {
     const badge = this.em.create(Badge, {
+      ...this.localizedValues({ ...input }),
       name_en: input.name_en,
-      name_th: input.name_th ?? null,
-      name_cn: input.name_cn ?? null,
-      description_en: input.description_en,
-      description_th: input.description_th ?? null,
-      description_cn: input.description_cn ?? null,
       imageUrl: input.imageUrl ?? null,
       rule: ruleOf(input.rule),
       isActive: input.isActive ?? true,
@@ -48,27 +26,9 @@ export class BadgeService {
 
   async update(id: string, input: UpdateBadgeInput): Promise<Badge> {
     const badge = await this.live(id);
-    if (input.name_en !== undefined) badge.name_en = input.name_en;
-    if (input.description_en !== undefined) badge.description_en = input.description_en;
-    for (const field of ['name_th', 'name_cn', 'description_th', 'description_cn', 'imageUrl'] as const) {
-      if (input[field] !== undefined) badge[field] = input[field] ?? null;
-    }
+    this.assignLocalized(badge, { ...input });
+    this.assignGiven(badge, input, ['imageUrl', 'isActive'] as const);
     if (input.rule !== undefined) badge.rule = ruleOf(input.rule);
-    if (input.isActive !== undefined) badge.isActive = input.isActive;
-    await this.em.flush();
-    return badge;
-  }
-
-  async setActive(id: string, isActive: boolean): Promise<Badge> {
-    const badge = await this.live(id);
-    badge.isActive = isActive;
-    await this.em.flush();
-    return badge;
-  }
-
-  async softDelete(id: string): Promise<Badge> {
-    const badge = await this.live(id);
-    badge.deletedAt = new Date();
     await this.em.flush();
     return badge;
   }
@@ -98,16 +58,6 @@ export class BadgeService {
     return { meta: { page: args.page, limit: args.limit, total, totalPages: args.limit === 0 ? 0 : Math.ceil(total / args.limit) }, data: items };
   }
 
-  private async live(id: string): Promise<Badge> {
-    const badge = await this.em.findOne(Badge, { id, deletedAt: null });
-    if (!badge) throw notFound(BADGE, id);
-    return badge;
-  }
-}
-
-/** Localized copy of a badge for the `locale` projection. */
-export function localizedBadge(badge: Badge, locale?: Locale): Badge {
-  return locale ? projectLocale(badge, BADGE_LOCALIZED, locale) : badge;
 }
 
 const RULE_FIELDS = [

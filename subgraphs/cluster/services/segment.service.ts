@@ -1,18 +1,15 @@
-import { arrayLiteral } from '../../../core/db/array-literal';
-import { recordIdsAmong } from '../../../core/ids';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, badRequest, conflict, notFound } from '../../../core/errors';
-import { Locale, projectLocale } from '../../../core/i18n';
+import { DESCRIBED } from '../../../core/catalog/catalog-entity';
+import { CatalogService } from '../../../core/catalog/catalog.service';
+import { arrayLiteral } from '../../../core/db/array-literal';
+import { AppError, badRequest } from '../../../core/errors';
+import { Locale } from '../../../core/i18n';
+import { recordIdsAmong } from '../../../core/ids';
 import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
-import { containsAny } from '../../../core/search';
-import { Segment, SEGMENT_LOCALIZED, SegmentRule, SegmentType } from '../entities/segment';
+import { Segment, SegmentRule, SegmentType } from '../entities/segment';
 import { Tier } from '../entities/tier';
 import { CreateSegmentInput, SegmentListArgs, SegmentMember, SegmentMembershipChange, SegmentRuleInput, UpdateSegmentInput } from '../types/segment.types';
 
-const SEGMENT = 'Segment';
-
-/** A Postgres array literal of (validated) uuids, bound as one `?::uuid[]` (the driver expands JS arrays into lists). */
 /**
  * A rule as SQL over the members the cluster domain knows (a tier projection, a point-event summary or
  * a profile), with `tp` the tier projection, `mp` the member_purchase row and `pr` the profile (left-joined).
@@ -50,58 +47,34 @@ const KNOWN_MEMBERS = `(select member_id from cluster.tier_projection union sele
   left join cluster.member_profile pr on pr.member_id = m.member_id`;
 
 /** Segments: localized CRUD with soft delete, manual membership, rule segments evaluated on read. */
-export class SegmentService {
-  constructor(private readonly em: EntityManager) {}
-
-  /** Newest first; `search` matches the names in any language. */
-  async list(args: SegmentListArgs, locale?: Locale): Promise<Page<Segment>> {
-    const where: Record<string, unknown> = { deletedAt: null };
-    if (args.type) where.type = args.type;
-    if (args.search) Object.assign(where, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
-    const [items, total] = await this.em.findAndCount(Segment, where, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) });
-    return pageOf(
-      items.map((segment) => localizedSegment(segment, locale)),
-      total,
-      args,
-    );
+export class SegmentService extends CatalogService<Segment> {
+  constructor(em: EntityManager) {
+    super(em, {
+      entity: Segment,
+      label: 'Segment',
+      localized: DESCRIBED,
+      orderBy: { createdAt: 'desc', id: 'asc' },
+      unique: { field: 'name_en', message: () => 'A live segment with this name_en already exists' },
+    });
   }
 
-  async get(id: string, locale?: Locale): Promise<Segment> {
-    return localizedSegment(await this.live(id), locale);
+  /** Newest first; `search` matches the names in any language. Deleting a segment keeps its manual rows. */
+  override list(args: SegmentListArgs, locale?: Locale): Promise<Page<Segment>> {
+    return super.list(args, locale, args.type ? { type: args.type } : {});
   }
 
   async create(input: CreateSegmentInput): Promise<Segment> {
     const rule = await this.ruleFor(input.type, input.rule);
-    const segment = this.em.create(Segment, {
-      name_en: input.name_en,
-      name_th: input.name_th ?? null,
-      name_cn: input.name_cn ?? null,
-      description_en: input.description_en ?? null,
-      description_th: input.description_th ?? null,
-      description_cn: input.description_cn ?? null,
-      type: input.type,
-      rule,
-    });
-    await this.flushOrConflict();
+    const segment = this.em.create(Segment, { ...this.localizedValues({ ...input }), name_en: input.name_en, type: input.type, rule });
+    await this.flush(segment);
     return segment;
   }
 
   async update(id: string, input: UpdateSegmentInput): Promise<Segment> {
     const segment = await this.live(id);
-    if (input.name_en !== undefined) segment.name_en = input.name_en;
-    for (const field of ['name_th', 'name_cn', 'description_en', 'description_th', 'description_cn'] as const) {
-      if (input[field] !== undefined) segment[field] = input[field] ?? null;
-    }
+    this.assignLocalized(segment, { ...input });
     if (input.rule !== undefined) segment.rule = await this.ruleFor(segment.type, input.rule);
-    await this.flushOrConflict();
-    return segment;
-  }
-
-  /** Soft delete: the segment leaves reads and frees its name; manual memberships are kept as they are. */
-  async softDelete(id: string): Promise<Segment> {
-    const segment = await this.live(id);
-    segment.deletedAt = new Date();
-    await this.em.flush();
+    await this.flush(segment);
     return segment;
   }
 
@@ -150,7 +123,7 @@ export class SegmentService {
     const connection = this.em.getConnection();
     const manual = await connection.execute<Array<{ segment_id: string }>>('select segment_id from cluster.segment_member where member_id = ?', [memberId]);
     const ids = new Set(manual.map((row) => row.segment_id));
-    const rules = await this.em.find(Segment, { type: SegmentType.rule, deletedAt: null });
+    const rules = await this.em.find(Segment, { type: SegmentType.rule });
     for (const segment of rules) {
       const condition = ruleCondition(segment.rule ?? {});
       const [row] = await connection.execute<Array<{ hit: boolean }>>(`select exists(select 1 from ${KNOWN_MEMBERS} where m.member_id = ? and ${condition.sql}) as hit`, [
@@ -159,8 +132,8 @@ export class SegmentService {
       ]);
       if (row.hit) ids.add(segment.id);
     }
-    const segments = await this.em.find(Segment, { id: { $in: [...ids] }, deletedAt: null }, { orderBy: { name_en: 'asc', id: 'asc' } });
-    return segments.map((segment) => localizedSegment(segment, locale));
+    const segments = await this.em.find(Segment, { id: { $in: [...ids] } }, { orderBy: { name_en: 'asc', id: 'asc' } });
+    return segments.map((segment) => this.localize(segment, locale));
   }
 
   /** Adds members to a manual segment; members already in are skipped. 400 on a rule segment. */
@@ -189,12 +162,6 @@ export class SegmentService {
     return segment;
   }
 
-  private async live(id: string): Promise<Segment> {
-    const segment = await this.em.findOne(Segment, { id, deletedAt: null });
-    if (!segment) throw notFound(SEGMENT, id);
-    return segment;
-  }
-
   /** The stored rule: required (with a criterion) for rule segments, refused for manual ones. */
   private async ruleFor(type: SegmentType, input: SegmentRuleInput | null | undefined): Promise<SegmentRule | null> {
     if (type === SegmentType.manual) {
@@ -205,7 +172,7 @@ export class SegmentService {
     const rule: SegmentRule = {};
     if (input.tierIds?.length) {
       const tierIds = [...new Set(input.tierIds)];
-      const live = await this.em.count(Tier, { id: { $in: recordIdsAmong(tierIds) }, deletedAt: null });
+      const live = await this.em.count(Tier, { id: { $in: recordIdsAmong(tierIds) } });
       if (live !== tierIds.length) throw badRequest('Every tier id must be a live tier', 'rule.tierIds');
       rule.tierIds = tierIds;
     }
@@ -219,17 +186,4 @@ export class SegmentService {
     if (Object.keys(rule).length === 0) throw new AppError('BAD_REQUEST', 'A rule needs at least one criterion', [{ field: 'rule', message: 'A rule needs at least one criterion' }]);
     return rule;
   }
-
-  private async flushOrConflict(): Promise<void> {
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('A live segment with this name_en already exists', 'name_en');
-      throw error;
-    }
-  }
-}
-
-export function localizedSegment(segment: Segment, locale?: Locale): Segment {
-  return projectLocale(segment, SEGMENT_LOCALIZED, locale);
 }

@@ -1,3 +1,4 @@
+import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
 import { isRecordId } from '../../../core/ids';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
@@ -35,11 +36,10 @@ export class TierProjectionService {
   /** Newest first; `search` matches the tier's name in any language. */
   async list(args: TierProjectionListArgs): Promise<Page<TierProjection>> {
     const tierWhere: Record<string, unknown> = {};
-    if (!args.includeDeletedAt) tierWhere.deletedAt = null;
     if (!args.includeInActive) tierWhere.isActive = true;
     if (args.tierId) tierWhere.id = isRecordId(args.tierId) ? args.tierId : { $in: [] };
     if (args.search) Object.assign(tierWhere, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
-    const tiers = await this.em.find(Tier, tierWhere);
+    const tiers = await this.em.find(Tier, tierWhere, args.includeDeletedAt ? INCLUDING_DELETED : {});
     const [items, total] = await this.em.findAndCount(
       TierProjection,
       { tierId: { $in: tiers.map((tier) => tier.id) } },
@@ -141,12 +141,12 @@ export class TierProjectionService {
   /** Loads tiers into the unit of work, so the `tier` fields of a page resolve without a query each. */
   async prefetchTiers(ids: Array<string | null>): Promise<void> {
     const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
-    if (wanted.length > 0) await this.em.find(Tier, { id: { $in: wanted } });
+    if (wanted.length > 0) await this.em.find(Tier, { id: { $in: wanted } }, INCLUDING_DELETED);
   }
 
   /** Assignments take live, active tiers (special ones too): 400 on the field otherwise. */
   private async usableTier(id: string, field: string): Promise<Tier> {
-    const tier = isRecordId(id) ? await this.em.findOne(Tier, { id, deletedAt: null, isActive: true }) : null;
+    const tier = isRecordId(id) ? await this.em.findOne(Tier, { id, isActive: true }) : null;
     if (!tier) throw badRequest('No active tier has this id', field);
     return tier;
   }

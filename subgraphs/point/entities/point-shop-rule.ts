@@ -1,6 +1,6 @@
-import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { Entity, OptionalProps, Property } from '@mikro-orm/core';
+import { Field, Float, ObjectType } from 'type-graphql';
+import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
 
 /**
  * How many points a shop's purchases earn: `conversionRate` points per currency unit. The default
@@ -10,7 +10,7 @@ import { Field, Float, ID, ObjectType } from 'type-graphql';
  */
 @ObjectType()
 @Entity({ tableName: 'point_shop_rule' })
-export class PointShopRule {
+export class PointShopRule extends DescribedCatalogEntity {
   [OptionalProps]?:
     | 'shopId'
     | 'name_th'
@@ -24,21 +24,8 @@ export class PointShopRule {
     | 'updatedAt'
     | 'deletedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => String, { nullable: true, description: 'null for the default rule' }) @Property({ type: 'text', nullable: true }) shopId: string | null = null;
-  // Localized fields are nullable in GraphQL: the `locale` projection leaves the other languages null.
-  @Field(() => String, { nullable: true }) @Property({ type: 'text' }) name_en: string;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) name_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) name_cn: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_en: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_th: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description_cn: string | null = null;
   @Field(() => Float, { description: 'Points per currency unit' }) @Property({ type: 'decimal' }) conversionRate: string;
   @Field({ description: 'true only for the default rule' }) @Property() isFixed: boolean = false;
   @Field() @Property() isActive: boolean = true;
-  @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
-  @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 }
-
-export const SHOP_RULE_LOCALIZED = ['name', 'description'];

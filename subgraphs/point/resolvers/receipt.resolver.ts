@@ -8,7 +8,6 @@ import { PointContext } from '../context';
 import { POINT } from '../contract';
 import { PointShopRule } from '../entities/point-shop-rule';
 import { ReceiptVerification } from '../entities/receipt-verification';
-import { localized } from '../services/shop-rule.service';
 import { MemberReference } from '../types/member.type';
 import {
   AutomaticReceiptVerificationInput,
@@ -94,6 +93,6 @@ export class ReceiptResolver {
   async pointRule(@Root() verification: ReceiptVerification, @Args() { locale }: LocaleArgs, @Ctx() ctx: PointContext): Promise<PointShopRule | null> {
     if (!verification.pointRuleId) return null;
     const rule = await ctx.services.shopRulesById.load(verification.pointRuleId);
-    return rule && localized(rule, locale);
+    return rule && ctx.services.shopRules.localize(rule, locale);
   }
 }

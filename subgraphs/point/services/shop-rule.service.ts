@@ -1,60 +1,43 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, conflict, notFound, notFoundNamed } from '../../../core/errors';
-import { Locale, projectLocale } from '../../../core/i18n';
-import { offsetOf, Page, pageOf } from '../../../core/pagination';
-import { containsAny } from '../../../core/search';
-import { PointShopRule, SHOP_RULE_LOCALIZED } from '../entities/point-shop-rule';
-import { CreatePointShopRuleInput, PointShopRuleListArgs, UpdatePointShopRuleInput } from '../types/shop-rule.types';
+import { DESCRIBED } from '../../../core/catalog/catalog-entity';
+import { CatalogService } from '../../../core/catalog/catalog.service';
+import { badRequest, conflict, notFoundNamed } from '../../../core/errors';
+import { Locale } from '../../../core/i18n';
+import { PointShopRule } from '../entities/point-shop-rule';
+import { CreatePointShopRuleInput, UpdatePointShopRuleInput } from '../types/shop-rule.types';
 
-const RULE = 'Point shop rule';
 /** Rates arrive validated to at most 4 decimals, so fixing them to 4 decimals is exact. */
 const rate = (value: number) => value.toFixed(4);
 
 /** Shop point rules: the default rule and one live rule per shop. Soft-deleted rules are hidden. */
-export class ShopRuleService {
-  constructor(private readonly em: EntityManager) {}
-
-  /** The default rule first, then the newest. */
-  async list(args: PointShopRuleListArgs, locale?: Locale): Promise<Page<PointShopRule>> {
-    const where: Record<string, unknown> = { deletedAt: null };
-    if (args.search) Object.assign(where, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
-    const [items, total] = await this.em.findAndCount(PointShopRule, where, {
+export class ShopRuleService extends CatalogService<PointShopRule> {
+  constructor(em: EntityManager) {
+    super(em, {
+      entity: PointShopRule,
+      label: 'Point shop rule',
+      localized: DESCRIBED,
+      // The default rule first, then the newest.
       orderBy: { isFixed: 'desc', createdAt: 'desc', id: 'asc' },
-      limit: args.limit,
-      offset: offsetOf(args),
+      unique: { field: 'shopId', message: (rule) => shopTakenMessage(rule.shopId ?? '') },
     });
-    return pageOf(
-      items.map((rule) => localized(rule, locale)),
-      total,
-      args,
-    );
   }
 
   async defaultRule(locale?: Locale): Promise<PointShopRule> {
-    const rule = await this.em.findOne(PointShopRule, { isFixed: true, deletedAt: null });
+    const rule = await this.em.findOne(PointShopRule, { isFixed: true });
     if (!rule) throw notFoundNamed('Default point shop rule');
-    return localized(rule, locale);
-  }
-
-  async get(id: string, locale?: Locale): Promise<PointShopRule> {
-    return localized(await this.live(id), locale);
+    return this.localize(rule, locale);
   }
 
   async create(input: CreatePointShopRuleInput): Promise<PointShopRule> {
     await this.assertShopFree(input.shopId);
     const rule = this.em.create(PointShopRule, {
-      shopId: input.shopId,
+      ...this.localizedValues({ ...input }),
       name_en: input.name_en,
-      name_th: input.name_th ?? null,
-      name_cn: input.name_cn ?? null,
-      description_en: input.description_en ?? null,
-      description_th: input.description_th ?? null,
-      description_cn: input.description_cn ?? null,
+      shopId: input.shopId,
       conversionRate: rate(input.conversionRate),
       isActive: input.isActive ?? true,
     });
-    await this.flushOrConflict(input.shopId);
+    await this.flush(rule);
     return rule;
   }
 
@@ -68,23 +51,17 @@ export class ShopRuleService {
       await this.assertShopFree(input.shopId);
       rule.shopId = input.shopId;
     }
-    if (input.name_en !== undefined) rule.name_en = input.name_en;
+    this.assignLocalized(rule, { ...input });
     if (input.conversionRate !== undefined) rule.conversionRate = rate(input.conversionRate);
     if (input.isActive !== undefined) rule.isActive = input.isActive;
-    for (const field of ['name_th', 'name_cn', 'description_en', 'description_th', 'description_cn'] as const) {
-      if (input[field] !== undefined) rule[field] = input[field] ?? null;
-    }
-    await this.flushOrConflict(rule.shopId);
+    await this.flush(rule);
     return rule;
   }
 
   /** Soft-deletes a shop rule; the default rule cannot be deleted (400). */
-  async softDelete(id: string): Promise<PointShopRule> {
-    const rule = await this.live(id);
-    if (rule.isFixed) throw badRequest('The default rule cannot be deleted', 'id');
-    rule.deletedAt = new Date();
-    await this.em.flush();
-    return rule;
+  override async softDelete(id: string): Promise<PointShopRule> {
+    if ((await this.live(id)).isFixed) throw badRequest('The default rule cannot be deleted', 'id');
+    return super.softDelete(id);
   }
 
   /**
@@ -93,41 +70,23 @@ export class ShopRuleService {
    */
   async ruleFor(em: EntityManager, pointRuleId?: string | null, shopId?: string | null): Promise<PointShopRule> {
     if (pointRuleId) {
-      const rule = await em.findOne(PointShopRule, { id: pointRuleId, deletedAt: null, isActive: true });
+      const rule = await em.findOne(PointShopRule, { id: pointRuleId, isActive: true });
       if (!rule) throw badRequest('No active point shop rule has this id', 'pointRuleId');
       return rule;
     }
     if (shopId) {
-      const rule = await em.findOne(PointShopRule, { shopId, deletedAt: null, isActive: true });
+      const rule = await em.findOne(PointShopRule, { shopId, isActive: true });
       if (rule) return rule;
     }
-    const fallback = await em.findOne(PointShopRule, { isFixed: true, deletedAt: null, isActive: true });
+    const fallback = await em.findOne(PointShopRule, { isFixed: true, isActive: true });
     if (!fallback) throw badRequest('No active point shop rule applies: the shop has none and the default rule is inactive', 'pointRuleId');
     return fallback;
   }
 
-  private async live(id: string): Promise<PointShopRule> {
-    const rule = await this.em.findOne(PointShopRule, { id, deletedAt: null });
-    if (!rule) throw notFound(RULE, id);
-    return rule;
-  }
-
+  /** Checked first for a clear answer; the unique index settles two creates racing for one shop. */
   private async assertShopFree(shopId: string): Promise<void> {
-    if (await this.em.count(PointShopRule, { shopId, deletedAt: null })) throw shopTaken(shopId);
-  }
-
-  /** The unique index settles two creates racing for one shop. */
-  private async flushOrConflict(shopId: string | null): Promise<void> {
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw shopTaken(shopId ?? '');
-      throw error;
-    }
+    if (await this.em.count(PointShopRule, { shopId })) throw conflict(shopTakenMessage(shopId), 'shopId');
   }
 }
 
-const shopTaken = (shopId: string) => conflict(`A live point shop rule for shop ${shopId} already exists`, 'shopId');
-
-/** Localized copy of a rule for the `locale` projection. */
-export const localized = (rule: PointShopRule, locale?: Locale) => projectLocale(rule, SHOP_RULE_LOCALIZED, locale);
+const shopTakenMessage = (shopId: string) => `A live point shop rule for shop ${shopId} already exists`;
