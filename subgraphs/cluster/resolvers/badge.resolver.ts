@@ -9,7 +9,8 @@ import { ClusterContext } from '../context';
 import { CLUSTER } from '../contract';
 import { Badge, BadgeMemberProgress } from '../entities/badge';
 import { Tier } from '../entities/tier';
-import { BadgeListArgs, BadgeProgressArgs, BadgeProgressMemberArgs, CreateBadgeInput, SetBadgeActiveArgs, UpdateBadgeInput } from '../types/badge.types';
+import { BadgeListArgs, BadgeProgressArgs, BadgeProgressMemberArgs, CreateBadgeInput, UpdateBadgeInput } from '../types/badge.types';
+import { SetActiveArgs } from '../../../core/catalog/catalog-inputs';
 import { MemberReference } from '../types/member.type';
 
 const BadgePage = PageType(Badge, 'Badge');
@@ -44,7 +45,7 @@ export class BadgeResolver {
 
   @Authorized(CLUSTER.permissions.badgeManage)
   @Mutation(() => Badge, { description: 'Activates or deactivates a live badge' })
-  setBadgeActive(@Args() { id, isActive }: SetBadgeActiveArgs, @Ctx() ctx: ClusterContext) {
+  setBadgeActive(@Args() { id, isActive }: SetActiveArgs, @Ctx() ctx: ClusterContext) {
     return ctx.services.badges.setActive(id, isActive);
   }
 

@@ -11,12 +11,11 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
-import { PageArgs } from '../../../core/pagination';
+import { CatalogListArgs, RequiredDescriptionCreateInput, RequiredDescriptionUpdateInput } from '../../../core/catalog/catalog-inputs';
 import { BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
 import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
@@ -54,13 +53,7 @@ export class BadgeRuleInput {
 
 /** The body of POST /badges (multipart: the `image` upload becomes `imageUrl`). */
 @InputType()
-export class CreateBadgeInput {
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field() @IsString() @MinLength(1) @MaxLength(5000) description_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class CreateBadgeInput extends RequiredDescriptionCreateInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => BadgeRuleInput) @ValidateNested() rule: BadgeRuleInput;
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
@@ -68,30 +61,14 @@ export class CreateBadgeInput {
 
 /** The body of PUT /badges/:id: every field optional; a given `rule` replaces the whole rule. */
 @InputType()
-export class UpdateBadgeInput {
-  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class UpdateBadgeInput extends RequiredDescriptionUpdateInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => BadgeRuleInput, { nullable: true }) @ValidateIf(given('rule')) @ValidateNested() rule?: BadgeRuleInput;
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
 }
 
 @ArgsType()
-export class BadgeListArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
-  @Field(() => Boolean, { defaultValue: false, description: 'Also inactive badges' }) @IsBoolean() includeInActive: boolean = false;
-  @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted badges' }) @IsBoolean() includeDeletedAt: boolean = false;
-}
-
-@ArgsType()
-export class SetBadgeActiveArgs {
-  @Field(() => ID) @IsUUID() id: string;
-  @Field(() => Boolean) @IsBoolean() isActive: boolean;
-}
+export class BadgeListArgs extends CatalogListArgs {}
 
 /** Badge progress pages are zero-based (page 0 is the first page); limit 0 returns no items, only the total. */
 @ArgsType()

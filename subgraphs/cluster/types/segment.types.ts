@@ -1,3 +1,4 @@
+import { CatalogSearchArgs, DescribedUpdateInput, DescribedWriteInput, NameCreateInput, NameUpdateInput } from '../../../core/catalog/catalog-inputs';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -10,7 +11,6 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -61,13 +61,7 @@ export class SegmentRuleInput {
 }
 
 @InputType()
-export class CreateSegmentInput {
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class CreateSegmentInput extends DescribedWriteInput {
   @Field(() => SegmentType) @IsEnum(SegmentType) type: SegmentType;
   @Field(() => SegmentRuleInput, { nullable: true, description: 'Required for a rule segment; refused for a manual one' })
   @IsOptional()
@@ -77,19 +71,12 @@ export class CreateSegmentInput {
 
 /** An absent field keeps its value; null clears an optional text. The type cannot change; `rule` replaces the rule. */
 @InputType()
-export class UpdateSegmentInput {
-  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class UpdateSegmentInput extends DescribedUpdateInput {
   @Field(() => SegmentRuleInput, { nullable: true }) @ValidateIf(given('rule')) @ValidateNested() rule?: SegmentRuleInput;
 }
 
 @ArgsType()
-export class SegmentListArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
+export class SegmentListArgs extends CatalogSearchArgs {
   @Field(() => SegmentType, { nullable: true }) @IsOptional() @IsEnum(SegmentType) type?: SegmentType;
 }
 
@@ -121,18 +108,10 @@ export class SegmentMembershipChange {
 // Interests
 
 @InputType()
-export class InterestCategoryInput {
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-}
+export class InterestCategoryInput extends NameCreateInput {}
 
 @InputType()
-export class UpdateInterestCategoryInput {
-  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-}
+export class UpdateInterestCategoryInput extends NameUpdateInput {}
 
 @ArgsType()
 export class SetMyInterestsArgs {

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
-import { PageArgs } from '../../../core/pagination';
+import { CatalogListArgs, DescribedWriteInput, RequiredDescriptionCreateInput, RequiredDescriptionUpdateInput } from '../../../core/catalog/catalog-inputs';
 import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
 /** Levels are small integers; the cap keeps them inside Postgres int. */
@@ -34,13 +34,7 @@ export class TierRequirementInput {
 
 /** One benefit of a tier; `imageUrl` may come from the `benefitLogos` uploads. */
 @InputType()
-export class TierBenefitInput {
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_en?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class TierBenefitInput extends DescribedWriteInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_en?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_th?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) condition_cn?: string | null;
@@ -50,13 +44,7 @@ export class TierBenefitInput {
 
 /** The body of POST /tiers (multipart: the tierLogo upload becomes `imageUrl`, benefitLogos `benefitLogoUrls`). */
 @InputType()
-export class CreateTierInput {
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field() @IsString() @MinLength(1) @MaxLength(5000) description_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class CreateTierInput extends RequiredDescriptionCreateInput {
   @Field(() => String, { nullable: true, description: 'The tier logo; POST /tiers stores the tierLogo upload here' })
   @IsOptional()
   @IsHttpUrl()
@@ -94,13 +82,7 @@ export class CreateTierInput {
  * text and is refused for the required ones. A given `benefit` replaces the whole list.
  */
 @InputType()
-export class UpdateTierInput {
-  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @ValidateIf(given('description_en')) @IsString() @MinLength(1) @MaxLength(5000) description_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(5000) description_cn?: string | null;
+export class UpdateTierInput extends RequiredDescriptionUpdateInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2048) background?: string | null;
   @Field(() => Int, { nullable: true }) @ValidateIf(given('level')) @IsInt() @Min(0) @Max(MAX_TIER_LEVEL) level?: number;
@@ -126,11 +108,7 @@ export class UpdateTierInput {
 }
 
 @ArgsType()
-export class TierListArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
-  @Field(() => Boolean, { defaultValue: false, description: 'Also inactive tiers' }) @IsBoolean() includeInActive: boolean = false;
-  @Field(() => Boolean, { defaultValue: false, description: 'Also soft-deleted tiers' }) @IsBoolean() includeDeletedAt: boolean = false;
-}
+export class TierListArgs extends CatalogListArgs {}
 
 @ArgsType()
 export class TierIdsArgs {

@@ -1,6 +1,6 @@
 import { IsBoolean, IsOptional, IsPositive, IsString, Max, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
-import { PageArgs } from '../../../core/pagination';
+import { CatalogSearchArgs, DescribedUpdateInput, DescribedWriteInput } from '../../../core/catalog/catalog-inputs';
 import { given, HasDecimals } from '../../../core/validation';
 
 /** numeric(20, 4) holds it exactly; a rate above a million points per unit is a typo. */
@@ -8,14 +8,8 @@ export const MAX_CONVERSION_RATE = 1_000_000;
 
 /** The body of POST /point-rules/shop: a rule for one shop (the default rule exists already). */
 @InputType()
-export class CreatePointShopRuleInput {
+export class CreatePointShopRuleInput extends DescribedWriteInput {
   @Field() @IsString() @MinLength(1) @MaxLength(256) shopId: string;
-  @Field() @IsString() @MinLength(1) @MaxLength(256) name_en: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_en?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_cn?: string | null;
   @Field(() => Float, { description: 'Points per currency unit, > 0, at most 4 decimals' })
   @HasDecimals(4)
   @IsPositive()
@@ -29,14 +23,8 @@ export class CreatePointShopRuleInput {
  * the optional texts and is refused for the required fields. `isFixed` may be sent but not changed.
  */
 @InputType()
-export class UpdatePointShopRuleInput {
+export class UpdatePointShopRuleInput extends DescribedUpdateInput {
   @Field(() => String, { nullable: true }) @ValidateIf(given('shopId')) @IsString() @MinLength(1) @MaxLength(256) shopId?: string;
-  @Field(() => String, { nullable: true }) @ValidateIf(given('name_en')) @IsString() @MinLength(1) @MaxLength(256) name_en?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(256) name_cn?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_en?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_th?: string | null;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(2000) description_cn?: string | null;
   @Field(() => Float, { nullable: true })
   @ValidateIf(given('conversionRate'))
   @HasDecimals(4)
@@ -48,7 +36,5 @@ export class UpdatePointShopRuleInput {
 }
 
 @ArgsType()
-export class PointShopRuleListArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Part of a name, in any language' }) @IsOptional() @IsString() @MaxLength(256) search?: string;
-}
+export class PointShopRuleListArgs extends CatalogSearchArgs {}
 
