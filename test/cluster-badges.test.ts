@@ -7,26 +7,21 @@ import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
 
 const CLUSTER_BADGES_QUEUE = CLUSTER_QUEUES.badges;
 import { png } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestMember, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let boss: PgBoss;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
-});
 /** Badges apply to every member's events: ours are soft-deleted at the end so other files' events skip them. */
 let createdBadges: string[] = [];
-afterAll(async () => {
-  await platform.sql.query('update cluster.badge set deleted_at = now() where id = any($1) and deleted_at is null', [createdBadges]);
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
+const { platform, admin, marketing, tenant } = usePlatform({
+  staff: ['admin', 'marketing', 'tenant'],
+  beforeClose: (running) => running.sql.query('update cluster.badge set deleted_at = now() where id = any($1) and deleted_at is null', [createdBadges]),
 });
+let boss: PgBoss;
+beforeAll(async () => {
+  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
+});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const BASE = '/cluster/api';
 const fieldsOf = (response: { body: any }) => [...new Set((response.body.data.errors ?? []).map((error: { field: string }) => error.field))];
@@ -74,15 +69,6 @@ const completions = async (memberId: string, badgeId: string) =>
       badgeId,
     ])
   ).rows.map((row) => row.payload);
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 /** Waits until the badge consumer applied every point event of the member so far (its position reached the last one). */
 async function settled(memberId: string): Promise<void> {
   await waitFor(async () => {

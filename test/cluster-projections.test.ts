@@ -6,23 +6,16 @@ import { createLogger } from '../core/logger';
 import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
 
 const { points: CLUSTER_POINTS_QUEUE, tierExpiry: TIER_EXPIRY_QUEUE } = CLUSTER_QUEUES;
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestMember, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
+const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'] });
 let boss: PgBoss;
-
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(async () => {
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
-});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const BASE = '/cluster/api';
 
@@ -88,15 +81,6 @@ const purchases = async (memberId: string) =>
   (await platform.sql.query('select purchase_amount::text as amount, points::text as points from cluster.member_purchase where member_id = $1', [memberId])).rows[0];
 const later = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** Sends a job to a queue with our own client and waits until a worker of the platform completed it. */
 async function sendAndWait(queue: string, data: object): Promise<void> {

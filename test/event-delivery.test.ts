@@ -16,18 +16,18 @@ import { openModuleOrm } from '../core/module';
 import { clusterModule } from '../subgraphs/cluster/module';
 import { pointModule } from '../subgraphs/point/module';
 import { LedgerService } from '../subgraphs/point/services/ledger.service';
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { waitFor as waitUntil } from './support/wait-for';
 
 const execFileAsync = promisify(execFile);
 const logger = createLogger('test', 'silent');
-let platform: TestPlatform;
+const { platform } = usePlatform();
 let boss: PgBoss;
 let pointOrm: MikroORM<PostgreSqlDriver>;
 const ledger = new LedgerService({ kind: 'never' });
 const pointQueue = `test-events-points-${randomUUID()}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
   const url = process.env.TEST_DATABASE_URL!;
   pointOrm = await openModuleOrm(pointModule, url);
   boss = await startJobQueue(url, logger, [pointQueue]);
@@ -36,18 +36,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await boss.stop({ graceful: false, wait: true });
   await pointOrm.close();
-  await platform.close();
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+/** Retries with backoff take a while: these waits allow 30 s. */
+const waitFor = <T>(probe: () => Promise<T | undefined | null | false>, what: string) => waitUntil(probe, what, 30_000);
 
 /** Every job of `queue` for the given members, fetched in the queue's order until `count` arrived. */
 async function receive(queue: string, memberIds: Set<string>, count: number): Promise<PublishedEvent[]> {

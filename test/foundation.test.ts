@@ -18,7 +18,9 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
 import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { png } from './support/images';
-import { openTestRateLimiter, startTestPlatform, TestPlatform } from './support/test-platform';
+import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { openTestRateLimiter, startTestPlatform } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const tempDirs: string[] = [];
 const tempDir = () => {
@@ -72,11 +74,7 @@ describe('configuration', () => {
 });
 
 describe('the running chain', () => {
-  let platform: TestPlatform;
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(() => platform.close());
+  const { platform } = usePlatform();
 
   it('answers /healthz with 200 when the gateway and the database answer', async () => {
     const response = await platform.api('GET', '/healthz');
@@ -184,11 +182,7 @@ describe('unexpected errors', () => {
 });
 
 describe('rate limits', () => {
-  let platform: TestPlatform;
-  beforeAll(async () => {
-    platform = await startTestPlatform({ RATE_LIMIT_STANDARD_PER_HOUR: '3' });
-  });
-  afterAll(() => platform.close());
+  const { platform } = usePlatform({ env: { RATE_LIMIT_STANDARD_PER_HOUR: '3' } });
 
   const memberToken = async () =>
     (await platform.api('POST', '/auth/api/members/chatapp/login', { body: { code: `rate-${randomBytes(4).toString('hex')}` } })).body.data.data
@@ -240,25 +234,14 @@ describe('health when the gateway is down', () => {
 });
 
 describe('bootstrap admin and a second start', () => {
-  const database = `loyalty_bootstrap_${randomBytes(4).toString('hex')}`;
-  let serverUrl: URL;
+  let database: ScratchDatabase;
   beforeAll(async () => {
-    serverUrl = new URL(process.env.TEST_DATABASE_URL!);
-    const admin = new Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    await admin.query(`create database "${database}"`);
-    await admin.end();
+    database = await createScratchDatabase('loyalty_bootstrap');
   });
-  afterAll(async () => {
-    const admin = new Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    await admin.query(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-  });
+  afterAll(() => database.drop());
 
   it('creates the first admin once, and a restart reuses the data without creating another', async () => {
-    const url = new URL(serverUrl);
-    url.pathname = `/${database}`;
+    const url = new URL(database.url);
     const dataDir = tempDir();
     const env = {
       DATABASE_URL: url.toString(),

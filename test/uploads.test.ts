@@ -9,20 +9,17 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
 import { MAX_UPLOAD_BYTES } from '../rest-adapter/uploads';
 import { IMAGES, png, pngBytes } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 // Multipart handling is built before the first domain that uploads; this route table exercises it.
 const PUBLIC_URL = 'http://files.example.test';
-let platform: TestPlatform;
 let adapter: RunningServer;
 let dataDir: string;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
+// The adapter below shares the platform's rate limiter: it closes first.
+const { platform, marketing, tenant, member } = usePlatform({ staff: ['marketing', 'tenant'], members: 1, beforeClose: () => adapter.close() });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  [marketing, tenant, member] = await Promise.all([platform.createStaff('marketing'), platform.createStaff('tenant'), platform.loginMember()]);
   dataDir = mkdtempSync(join(tmpdir(), 'loyalty-uploads-'));
   const config = loadConfig({ DATA_DIR: dataDir, GATEWAY_URL: platform.gatewayUrl, PUBLIC_URL });
   const app = createRestApp({
@@ -45,11 +42,7 @@ beforeAll(async () => {
   adapter = await listen(app, 0, '127.0.0.1');
 });
 
-afterAll(async () => {
-  await adapter.close();
-  await platform.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const adapterUrl = () => `http://127.0.0.1:${adapter.port}`;
 const post = async (form: FormData) => {
