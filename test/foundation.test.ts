@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Query, Resolver } from 'type-graphql';
@@ -10,7 +9,7 @@ import { openDomainOrm } from '../core/db/orm';
 import { buildSubgraph } from '../core/subgraph';
 import { startSubgraphServer } from '../core/subgraph-server';
 import { startPlatform } from '../bin/platform';
-import { ConfigError, loadConfig } from '../core/config';
+import { loadConfig } from '../core/config';
 import { listen, RunningServer } from '../core/http';
 import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
@@ -20,58 +19,10 @@ import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { png } from './support/images';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
 import { openTestRateLimiter, startTestPlatform } from './support/test-platform';
+import { useTempDirs } from './support/temp-dirs';
 import { usePlatform } from './support/use-platform';
 
-const tempDirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'loyalty-foundation-'));
-  tempDirs.push(dir);
-  return dir;
-};
-afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-describe('configuration', () => {
-  it('reports every invalid variable at once, by name', () => {
-    const attempt = () =>
-      loadConfig({
-        DATA_DIR: tempDir(),
-        PORT: 'abc',
-        DATABASE_URL: 'mysql://x',
-        JWT_SECRET: 'short',
-        BOOTSTRAP_ADMIN_EMAIL: 'a@b.co',
-        PASSWORD_SCRYPT_COST: '1000',
-      });
-    expect(attempt).toThrow(ConfigError);
-    try {
-      attempt();
-    } catch (error) {
-      const message = (error as Error).message;
-      expect(message).toContain('PORT must be a port number');
-      expect(message).toContain('DATABASE_URL must use postgres: or postgresql:');
-      expect(message).toContain('JWT_SECRET must be at least 32 characters');
-      expect(message).toContain('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
-      expect(message).toContain('PASSWORD_SCRYPT_COST must be a power of two');
-    }
-  });
-
-  it('generates a JWT secret once and keeps it under DATA_DIR when none is given', () => {
-    const dataDir = tempDir();
-    const first = loadConfig({ DATA_DIR: dataDir });
-    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(first.jwtSecret);
-    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
-    expect(loadConfig({ DATA_DIR: tempDir() }).jwtSecret).not.toBe(first.jwtSecret);
-  });
-
-  it('uses the documented defaults', () => {
-    const config = loadConfig({ DATA_DIR: tempDir() });
-    expect(config.port).toBe(3000);
-    expect(config.gatewayPort).toBe(4000);
-    expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
-    expect(config.rateLimit.standardPerHour).toBe(1000);
-    expect(config.passwordScryptCost).toBe(131072);
-  });
-});
+const tempDir = useTempDirs('loyalty-foundation');
 
 describe('the running chain', () => {
   const { platform } = usePlatform();
