@@ -9,7 +9,7 @@ const CLUSTER_BADGES_QUEUE = CLUSTER_QUEUES.badges;
 import { png } from './support/images';
 import { TestMember, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
-import { waitFor } from './support/wait-for';
+import { sendAndWait, waitFor } from './support/wait-for';
 
 /** Badges apply to every member's events: ours are soft-deleted at the end so other files' events skip them. */
 let createdBadges: string[] = [];
@@ -82,16 +82,6 @@ async function settled(memberId: string): Promise<void> {
 }
 const completedRow = (memberId: string, badgeId: string) => waitFor(async () => (await progressRow(memberId, badgeId))?.is_completed && progressRow(memberId, badgeId), 'completed progress');
 
-/** Sends a job to the badge queue with our own client and waits until a worker of the platform completed it. */
-async function sendAndWait(data: object): Promise<void> {
-  const jobId = await boss.send(CLUSTER_BADGES_QUEUE, data);
-  if (!jobId) throw new Error('the job was not created');
-  await waitFor(async () => {
-    const job = await boss.getJobById(CLUSTER_BADGES_QUEUE, jobId);
-    if (job?.state === 'failed') throw new Error(`job failed: ${JSON.stringify(job.output)}`);
-    return job?.state === 'completed';
-  }, `job ${jobId}`);
-}
 const fakeEvent = (memberId: string, createdAt: string, purchaseAmount: number, extra: object = {}): PublishedEvent => ({
   id: randomUUID(),
   type: 'points.earned',
@@ -378,12 +368,12 @@ describe('badge progress from point events', () => {
 
     const within = await createBadge({ type: 'totalPurchaseAmount', purchaseAmount: 150, withinDays: 2, window: { start: '2020-01-01T00:00:00Z', end: '2020-12-31T00:00:00Z' } });
     const other = await platform.loginMember();
-    await sendAndWait(fakeEvent(other.id, '2020-03-01T10:00:00.000Z', 100));
-    await sendAndWait(fakeEvent(other.id, '2020-03-04T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-01T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-04T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 100, is_completed: false });
-    await sendAndWait(fakeEvent(other.id, '2021-03-02T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2021-03-02T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 100, is_completed: false });
-    await sendAndWait(fakeEvent(other.id, '2020-03-02T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-02T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 200, is_completed: true });
   });
 
@@ -415,11 +405,11 @@ describe('badge progress from point events', () => {
       rows: [{ data: again }],
     } = await platform.sql.query<{ data: PublishedEvent }>(`select data from pgboss.job where name = $1 and data->'data'->>'memberId' = $2`, [CLUSTER_BADGES_QUEUE, member.id]);
     expect(again).toMatchObject({ source: 'point', aggregateId: member.id, previousSequence: null });
-    await sendAndWait(again);
-    await sendAndWait(again);
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, again);
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, again);
     expect(await progressRow(member.id, badge.id)).toMatchObject({ current: 1, is_completed: false });
     // A new event (without a stream: applied once by its id) counts.
-    await sendAndWait({ id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: again.data });
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: again.data });
     expect(await progressRow(member.id, badge.id)).toMatchObject({ current: 2 });
   });
 

@@ -8,7 +8,7 @@ import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
 const { points: CLUSTER_POINTS_QUEUE, tierExpiry: TIER_EXPIRY_QUEUE } = CLUSTER_QUEUES;
 import { TestMember, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
-import { waitFor } from './support/wait-for';
+import { sendAndWait, waitFor } from './support/wait-for';
 
 const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'] });
 let boss: PgBoss;
@@ -81,17 +81,6 @@ const purchases = async (memberId: string) =>
   (await platform.sql.query('select purchase_amount::text as amount, points::text as points from cluster.member_purchase where member_id = $1', [memberId])).rows[0];
 const later = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
 
-
-/** Sends a job to a queue with our own client and waits until a worker of the platform completed it. */
-async function sendAndWait(queue: string, data: object): Promise<void> {
-  const jobId = await boss.send(queue, data);
-  if (!jobId) throw new Error('the job was not created');
-  await waitFor(async () => {
-    const job = await boss.getJobById(queue, jobId);
-    if (job?.state === 'failed') throw new Error(`job failed: ${JSON.stringify(job.output)}`);
-    return job?.state === 'completed';
-  }, `job ${jobId} on ${queue}`);
-}
 
 describe('POST /tiers/assign', () => {
   it('creates the projection once (201), announces it, and refuses a second assignment with 409', async () => {
@@ -391,10 +380,10 @@ describe('automatic tiering from point events', () => {
       [CLUSTER_POINTS_QUEUE, member.id],
     );
     expect(again).toMatchObject({ source: 'point', aggregateId: member.id, sequence: expect.any(String) });
-    await sendAndWait(CLUSTER_POINTS_QUEUE, again);
+    await sendAndWait(boss, CLUSTER_POINTS_QUEUE, again);
     expect(await purchases(member.id)).toEqual({ amount: '90000000.00', points: '25.00' });
     // An event without a stream (no aggregate) is applied once by its id.
-    await sendAndWait(CLUSTER_POINTS_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: { ...again.data, purchaseAmount: '5.00' } });
+    await sendAndWait(boss, CLUSTER_POINTS_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: { ...again.data, purchaseAmount: '5.00' } });
     expect((await purchases(member.id)).amount).toBe('90000005.00');
     expect(await historyRows(member.id)).toHaveLength(2);
   });
@@ -429,7 +418,7 @@ describe('tier expiry', () => {
     await waitFor(async () => (await purchases(stays.id))?.amount === '60000000.00', 'the purchases');
     await platform.sql.query(`update cluster.tier_projection set tier_end_at = now() - interval '1 minute' where member_id = any($1)`, [[stays.id, drops.id]]);
 
-    await sendAndWait(TIER_EXPIRY_QUEUE, {});
+    await sendAndWait(boss, TIER_EXPIRY_QUEUE, {});
     expect(await historyRows(stays.id)).toEqual([
       { change_type: 'expiry', from_tier_id: gold.id, to_tier_id: silver.id, snapshot: { points: 7, purchaseAmount: 60_000_000 } },
     ]);

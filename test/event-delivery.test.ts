@@ -17,7 +17,7 @@ import { clusterModule } from '../subgraphs/cluster/module';
 import { pointModule } from '../subgraphs/point/module';
 import { LedgerService } from '../subgraphs/point/services/ledger.service';
 import { usePlatform } from './support/use-platform';
-import { waitFor as waitUntil } from './support/wait-for';
+import { sendAndWait, waitFor as waitUntil } from './support/wait-for';
 
 const execFileAsync = promisify(execFile);
 const logger = createLogger('test', 'silent');
@@ -171,10 +171,6 @@ describe('an event consumer', () => {
     );
   const parked = async (memberId: string) => (await listParked(pool, queue)).filter((event) => event.aggregate === `point:${memberId}`);
   const deadLetterOf = async (memberId: string) => (await listDeadLetters(pool, queue)).find((letter) => letter.aggregate === `point:${memberId}`);
-  const sendAndWait = async (data: object) => {
-    const jobId = await boss.send(queue, data);
-    await waitFor(async () => (await boss.getJobById(queue, jobId!))?.state === 'completed', `job ${jobId}`);
-  };
 
   it('retries a failing event with backoff, dead-letters it and holds back only that member; a replay applies it, then the parked ones', async () => {
     const [stuck, other, viaCli] = [randomUUID(), randomUUID(), randomUUID()];
@@ -255,12 +251,12 @@ describe('an event consumer', () => {
     ]);
     expect(rows.map((row) => row.data.previousSequence)).toEqual([null, rows[0].data.sequence]);
     // Each message again, the earlier one last: a repeat of a stream position is a no-op.
-    await sendAndWait(rows[1].data);
-    await sendAndWait(rows[0].data);
+    await sendAndWait(boss, queue, rows[1].data, 30_000);
+    await sendAndWait(boss, queue, rows[0].data, 30_000);
     // An event without a stream is applied once by its id.
     const loose = { id: randomUUID(), type: 'points.earned', occurredAt: new Date().toISOString(), data: { memberId, balanceAfter: 'loose' } };
-    await sendAndWait(loose);
-    await sendAndWait(loose);
+    await sendAndWait(boss, queue, loose, 30_000);
+    await sendAndWait(boss, queue, loose, 30_000);
     expect(await applied(memberId)).toEqual(['1.00', '2.00', 'loose']);
   });
 });
