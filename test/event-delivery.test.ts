@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { listDeadLetters, listParked, replayDeadLetters } from '../core/events/dead-letters';
 import { startEventConsumer } from '../core/events/event-consumer';
-import { startJobQueue } from '../core/events/job-queue';
+import { JOB_QUEUE_SCHEMA, startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent, recordEvent } from '../core/events/outbox-event';
 import { startOutboxRelay } from '../core/events/outbox-relay';
 import { createLogger } from '../core/logger';
@@ -41,16 +41,18 @@ afterAll(async () => {
 /** Retries with backoff take a while: these waits allow 30 s. */
 const waitFor = <T>(probe: () => Promise<T | undefined | null | false>, what: string) => waitUntil(probe, what, 30_000);
 
-/** Every job of `queue` for the given members, fetched in the queue's order until `count` arrived. */
+/**
+ * Every job of `queue` for the given members, in the queue's order (pg-boss hands jobs out by created_on,
+ * then id), once `count` arrived. Read from the job table: the rows of one `fetch` come back in no set order.
+ */
 async function receive(queue: string, memberIds: Set<string>, count: number): Promise<PublishedEvent[]> {
-  const seen: PublishedEvent[] = [];
-  await waitFor(async () => {
-    const jobs = await boss.fetch<PublishedEvent>(queue, { batchSize: 100 });
-    if (jobs.length > 0) await boss.complete(queue, jobs.map((job) => job.id));
-    for (const job of jobs) if (memberIds.has(job.data.data.memberId as string)) seen.push(job.data);
-    return seen.length >= count;
+  return waitFor(async () => {
+    const { rows } = await platform.sql.query<{ data: PublishedEvent }>(
+      `select data from ${JOB_QUEUE_SCHEMA}.job where name = $1 and data->'data'->>'memberId' = any($2) order by created_on, id`,
+      [queue, [...memberIds]],
+    );
+    return rows.length >= count && rows.map((row) => row.data);
   }, `${count} events on ${queue}`);
-  return seen;
 }
 
 describe('the outbox relay', () => {
