@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestStaff, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const SERVICES = '/auth/api/services';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let platform: TestPlatform;
-let admin: TestStaff;
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 let tenantRoleId: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
   tenantRoleId = await platform.roleId('tenant');
 });
-afterAll(() => platform.close());
 
 const fieldsOf = (body: { data: { errors?: Array<{ field: string }> } }) => (body.data.errors ?? []).map((error) => error.field).sort();
 

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestPlatform, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: { token: string };
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff('admin');
-});
-afterAll(() => platform.close());
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const fields = (response: { body: any }) => (response.body.data.errors ?? []).map((error: { field: string }) => error.field).sort();

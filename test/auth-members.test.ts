@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET } from './support/fake-chatapp';
-import { startTestPlatform, TestMember, TestPlatform, unique } from './support/test-platform';
+import { TestMember, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(() => platform.close());
+const { platform } = usePlatform();
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const fields = (response: { body: any }) => (response.body.data.errors ?? []).map((error: { field: string }) => error.field).sort();

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestPlatform, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { startTestPlatform, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const STAFFS = '/auth/api/staffs';
 
-let platform: TestPlatform;
-let admin: TestStaff;
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 let tenantRoleId: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
   tenantRoleId = await platform.roleId('tenant');
 });
-afterAll(() => platform.close());
 
 interface ResetMessage {
   subject: string;

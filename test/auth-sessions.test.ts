@@ -1,15 +1,12 @@
 import { SignJWT } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PasswordHasher } from '../core/auth/secrets';
-import { startTestPlatform, TestPlatform, unique } from './support/test-platform';
+import { startTestPlatform, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const JWT_SECRET = randomBytes(32).toString('hex');
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({ JWT_SECRET });
-});
-afterAll(() => platform.close());
+const { platform } = usePlatform({ env: { JWT_SECRET } });
 
 describe('staff login', () => {
   it('returns tokens in data.data with a message and sets an HTTP-only refresh cookie', async () => {

@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const STAFFS = '/auth/api/staffs';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let platform: TestPlatform;
-let admin: TestStaff;
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 let tenantRoleId: string;
 let marketingRoleId: string;
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
   tenantRoleId = await platform.roleId('tenant');
   marketingRoleId = await platform.roleId('marketing');
 });
-afterAll(() => platform.close());
 
 const newStaff = (overrides: Record<string, unknown> = {}) => ({
   email: `${unique('new')}@example.com`,

@@ -7,26 +7,21 @@ import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
 
 const CLUSTER_BADGES_QUEUE = CLUSTER_QUEUES.badges;
 import { png } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestMember, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { sendAndWait, waitFor } from './support/wait-for';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let boss: PgBoss;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
-});
 /** Badges apply to every member's events: ours are soft-deleted at the end so other files' events skip them. */
 let createdBadges: string[] = [];
-afterAll(async () => {
-  await platform.sql.query('update cluster.badge set deleted_at = now() where id = any($1) and deleted_at is null', [createdBadges]);
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
+const { platform, admin, marketing, tenant } = usePlatform({
+  staff: ['admin', 'marketing', 'tenant'],
+  beforeClose: (running) => running.sql.query('update cluster.badge set deleted_at = now() where id = any($1) and deleted_at is null', [createdBadges]),
 });
+let boss: PgBoss;
+beforeAll(async () => {
+  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
+});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const BASE = '/cluster/api';
 const fieldsOf = (response: { body: any }) => [...new Set((response.body.data.errors ?? []).map((error: { field: string }) => error.field))];
@@ -74,15 +69,6 @@ const completions = async (memberId: string, badgeId: string) =>
       badgeId,
     ])
   ).rows.map((row) => row.payload);
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 /** Waits until the badge consumer applied every point event of the member so far (its position reached the last one). */
 async function settled(memberId: string): Promise<void> {
   await waitFor(async () => {
@@ -96,16 +82,6 @@ async function settled(memberId: string): Promise<void> {
 }
 const completedRow = (memberId: string, badgeId: string) => waitFor(async () => (await progressRow(memberId, badgeId))?.is_completed && progressRow(memberId, badgeId), 'completed progress');
 
-/** Sends a job to the badge queue with our own client and waits until a worker of the platform completed it. */
-async function sendAndWait(data: object): Promise<void> {
-  const jobId = await boss.send(CLUSTER_BADGES_QUEUE, data);
-  if (!jobId) throw new Error('the job was not created');
-  await waitFor(async () => {
-    const job = await boss.getJobById(CLUSTER_BADGES_QUEUE, jobId);
-    if (job?.state === 'failed') throw new Error(`job failed: ${JSON.stringify(job.output)}`);
-    return job?.state === 'completed';
-  }, `job ${jobId}`);
-}
 const fakeEvent = (memberId: string, createdAt: string, purchaseAmount: number, extra: object = {}): PublishedEvent => ({
   id: randomUUID(),
   type: 'points.earned',
@@ -392,12 +368,12 @@ describe('badge progress from point events', () => {
 
     const within = await createBadge({ type: 'totalPurchaseAmount', purchaseAmount: 150, withinDays: 2, window: { start: '2020-01-01T00:00:00Z', end: '2020-12-31T00:00:00Z' } });
     const other = await platform.loginMember();
-    await sendAndWait(fakeEvent(other.id, '2020-03-01T10:00:00.000Z', 100));
-    await sendAndWait(fakeEvent(other.id, '2020-03-04T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-01T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-04T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 100, is_completed: false });
-    await sendAndWait(fakeEvent(other.id, '2021-03-02T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2021-03-02T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 100, is_completed: false });
-    await sendAndWait(fakeEvent(other.id, '2020-03-02T10:00:00.000Z', 100));
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, fakeEvent(other.id, '2020-03-02T10:00:00.000Z', 100));
     expect(await progressRow(other.id, within.id)).toMatchObject({ current: 200, is_completed: true });
   });
 
@@ -429,11 +405,11 @@ describe('badge progress from point events', () => {
       rows: [{ data: again }],
     } = await platform.sql.query<{ data: PublishedEvent }>(`select data from pgboss.job where name = $1 and data->'data'->>'memberId' = $2`, [CLUSTER_BADGES_QUEUE, member.id]);
     expect(again).toMatchObject({ source: 'point', aggregateId: member.id, previousSequence: null });
-    await sendAndWait(again);
-    await sendAndWait(again);
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, again);
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, again);
     expect(await progressRow(member.id, badge.id)).toMatchObject({ current: 1, is_completed: false });
     // A new event (without a stream: applied once by its id) counts.
-    await sendAndWait({ id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: again.data });
+    await sendAndWait(boss, CLUSTER_BADGES_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: again.data });
     expect(await progressRow(member.id, badge.id)).toMatchObject({ current: 2 });
   });
 

@@ -6,23 +6,16 @@ import { createLogger } from '../core/logger';
 import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
 
 const { points: CLUSTER_POINTS_QUEUE, tierExpiry: TIER_EXPIRY_QUEUE } = CLUSTER_QUEUES;
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestMember, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { sendAndWait, waitFor } from './support/wait-for';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
+const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'] });
 let boss: PgBoss;
-
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(async () => {
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
-});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const BASE = '/cluster/api';
 
@@ -88,26 +81,6 @@ const purchases = async (memberId: string) =>
   (await platform.sql.query('select purchase_amount::text as amount, points::text as points from cluster.member_purchase where member_id = $1', [memberId])).rows[0];
 const later = (days: number) => new Date(Date.now() + days * 24 * 3600 * 1000).toISOString();
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/** Sends a job to a queue with our own client and waits until a worker of the platform completed it. */
-async function sendAndWait(queue: string, data: object): Promise<void> {
-  const jobId = await boss.send(queue, data);
-  if (!jobId) throw new Error('the job was not created');
-  await waitFor(async () => {
-    const job = await boss.getJobById(queue, jobId);
-    if (job?.state === 'failed') throw new Error(`job failed: ${JSON.stringify(job.output)}`);
-    return job?.state === 'completed';
-  }, `job ${jobId} on ${queue}`);
-}
 
 describe('POST /tiers/assign', () => {
   it('creates the projection once (201), announces it, and refuses a second assignment with 409', async () => {
@@ -407,10 +380,10 @@ describe('automatic tiering from point events', () => {
       [CLUSTER_POINTS_QUEUE, member.id],
     );
     expect(again).toMatchObject({ source: 'point', aggregateId: member.id, sequence: expect.any(String) });
-    await sendAndWait(CLUSTER_POINTS_QUEUE, again);
+    await sendAndWait(boss, CLUSTER_POINTS_QUEUE, again);
     expect(await purchases(member.id)).toEqual({ amount: '90000000.00', points: '25.00' });
     // An event without a stream (no aggregate) is applied once by its id.
-    await sendAndWait(CLUSTER_POINTS_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: { ...again.data, purchaseAmount: '5.00' } });
+    await sendAndWait(boss, CLUSTER_POINTS_QUEUE, { id: randomUUID(), type: again.type, occurredAt: again.occurredAt, data: { ...again.data, purchaseAmount: '5.00' } });
     expect((await purchases(member.id)).amount).toBe('90000005.00');
     expect(await historyRows(member.id)).toHaveLength(2);
   });
@@ -445,7 +418,7 @@ describe('tier expiry', () => {
     await waitFor(async () => (await purchases(stays.id))?.amount === '60000000.00', 'the purchases');
     await platform.sql.query(`update cluster.tier_projection set tier_end_at = now() - interval '1 minute' where member_id = any($1)`, [[stays.id, drops.id]]);
 
-    await sendAndWait(TIER_EXPIRY_QUEUE, {});
+    await sendAndWait(boss, TIER_EXPIRY_QUEUE, {});
     expect(await historyRows(stays.id)).toEqual([
       { change_type: 'expiry', from_tier_id: gold.id, to_tier_id: silver.id, snapshot: { points: 7, purchaseAmount: 60_000_000 } },
     ]);

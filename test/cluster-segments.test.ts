@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant, member] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant'), platform.loginMember()]);
-});
+const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1, beforeClose: () => forgetFixtureMembers() });
 
 const BASE = '/cluster/api';
 const DAY_MS = 24 * 3600 * 1000;
@@ -37,12 +29,11 @@ afterEach(async () => {
   await platform.sql.query('update cluster.tier set deleted_at = now() where id = any($1) and deleted_at is null', [fixtureTiers]);
   fixtureTiers = [];
 });
-afterAll(async () => {
+async function forgetFixtureMembers() {
   await platform.sql.query('delete from cluster.tier_projection where member_id = any($1)', [fixtureMembers]);
   await platform.sql.query('delete from cluster.member_purchase where member_id = any($1)', [fixtureMembers]);
   await platform.sql.query('delete from cluster.member_profile where member_id = any($1)', [fixtureMembers]);
-  await platform.close();
-});
+}
 
 /** A member the cluster domain knows: optionally on a tier, optionally with a point summary. */
 async function fixtureMember(spec: { tierId?: string; points?: number | null; pointsAt?: Date | null; updatedAt?: Date; id?: string }): Promise<string> {

@@ -1,18 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { IMAGES, png } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  member = await platform.loginMember();
-});
-afterAll(() => platform.close());
+const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1 });
 
 const BASE = '/cluster/api/tiers';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { listDeadLetters, listParked, replayDeadLetters } from '../core/events/dead-letters';
 import { startEventConsumer } from '../core/events/event-consumer';
-import { startJobQueue } from '../core/events/job-queue';
+import { JOB_QUEUE_SCHEMA, startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent, recordEvent } from '../core/events/outbox-event';
 import { startOutboxRelay } from '../core/events/outbox-relay';
 import { createLogger } from '../core/logger';
@@ -16,18 +16,18 @@ import { openModuleOrm } from '../core/module';
 import { clusterModule } from '../subgraphs/cluster/module';
 import { pointModule } from '../subgraphs/point/module';
 import { LedgerService } from '../subgraphs/point/services/ledger.service';
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { sendAndWait, waitFor as waitUntil } from './support/wait-for';
 
 const execFileAsync = promisify(execFile);
 const logger = createLogger('test', 'silent');
-let platform: TestPlatform;
+const { platform } = usePlatform();
 let boss: PgBoss;
 let pointOrm: MikroORM<PostgreSqlDriver>;
 const ledger = new LedgerService({ kind: 'never' });
 const pointQueue = `test-events-points-${randomUUID()}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
   const url = process.env.TEST_DATABASE_URL!;
   pointOrm = await openModuleOrm(pointModule, url);
   boss = await startJobQueue(url, logger, [pointQueue]);
@@ -36,29 +36,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await boss.stop({ graceful: false, wait: true });
   await pointOrm.close();
-  await platform.close();
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+/** Retries with backoff take a while: these waits allow 30 s. */
+const waitFor = <T>(probe: () => Promise<T | undefined | null | false>, what: string) => waitUntil(probe, what, 30_000);
 
-/** Every job of `queue` for the given members, fetched in the queue's order until `count` arrived. */
+/**
+ * Every job of `queue` for the given members, in the queue's order (pg-boss hands jobs out by created_on,
+ * then id), once `count` arrived. Read from the job table: the rows of one `fetch` come back in no set order.
+ */
 async function receive(queue: string, memberIds: Set<string>, count: number): Promise<PublishedEvent[]> {
-  const seen: PublishedEvent[] = [];
-  await waitFor(async () => {
-    const jobs = await boss.fetch<PublishedEvent>(queue, { batchSize: 100 });
-    if (jobs.length > 0) await boss.complete(queue, jobs.map((job) => job.id));
-    for (const job of jobs) if (memberIds.has(job.data.data.memberId as string)) seen.push(job.data);
-    return seen.length >= count;
+  return waitFor(async () => {
+    const { rows } = await platform.sql.query<{ data: PublishedEvent }>(
+      `select data from ${JOB_QUEUE_SCHEMA}.job where name = $1 and data->'data'->>'memberId' = any($2) order by created_on, id`,
+      [queue, [...memberIds]],
+    );
+    return rows.length >= count && rows.map((row) => row.data);
   }, `${count} events on ${queue}`);
-  return seen;
 }
 
 describe('the outbox relay', () => {
@@ -179,10 +173,6 @@ describe('an event consumer', () => {
     );
   const parked = async (memberId: string) => (await listParked(pool, queue)).filter((event) => event.aggregate === `point:${memberId}`);
   const deadLetterOf = async (memberId: string) => (await listDeadLetters(pool, queue)).find((letter) => letter.aggregate === `point:${memberId}`);
-  const sendAndWait = async (data: object) => {
-    const jobId = await boss.send(queue, data);
-    await waitFor(async () => (await boss.getJobById(queue, jobId!))?.state === 'completed', `job ${jobId}`);
-  };
 
   it('retries a failing event with backoff, dead-letters it and holds back only that member; a replay applies it, then the parked ones', async () => {
     const [stuck, other, viaCli] = [randomUUID(), randomUUID(), randomUUID()];
@@ -263,12 +253,12 @@ describe('an event consumer', () => {
     ]);
     expect(rows.map((row) => row.data.previousSequence)).toEqual([null, rows[0].data.sequence]);
     // Each message again, the earlier one last: a repeat of a stream position is a no-op.
-    await sendAndWait(rows[1].data);
-    await sendAndWait(rows[0].data);
+    await sendAndWait(boss, queue, rows[1].data, 30_000);
+    await sendAndWait(boss, queue, rows[0].data, 30_000);
     // An event without a stream is applied once by its id.
     const loose = { id: randomUUID(), type: 'points.earned', occurredAt: new Date().toISOString(), data: { memberId, balanceAfter: 'loose' } };
-    await sendAndWait(loose);
-    await sendAndWait(loose);
+    await sendAndWait(boss, queue, loose, 30_000);
+    await sendAndWait(boss, queue, loose, 30_000);
     expect(await applied(memberId)).toEqual(['1.00', '2.00', 'loose']);
   });
 });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Query, Resolver } from 'type-graphql';
@@ -10,7 +9,7 @@ import { openDomainOrm } from '../core/db/orm';
 import { buildSubgraph } from '../core/subgraph';
 import { startSubgraphServer } from '../core/subgraph-server';
 import { startPlatform } from '../bin/platform';
-import { ConfigError, loadConfig } from '../core/config';
+import { loadConfig } from '../core/config';
 import { listen, RunningServer } from '../core/http';
 import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
@@ -18,65 +17,15 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
 import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { png } from './support/images';
-import { openTestRateLimiter, startTestPlatform, TestPlatform } from './support/test-platform';
+import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { openTestRateLimiter, startTestPlatform } from './support/test-platform';
+import { useTempDirs } from './support/temp-dirs';
+import { usePlatform } from './support/use-platform';
 
-const tempDirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'loyalty-foundation-'));
-  tempDirs.push(dir);
-  return dir;
-};
-afterAll(() => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-describe('configuration', () => {
-  it('reports every invalid variable at once, by name', () => {
-    const attempt = () =>
-      loadConfig({
-        DATA_DIR: tempDir(),
-        PORT: 'abc',
-        DATABASE_URL: 'mysql://x',
-        JWT_SECRET: 'short',
-        BOOTSTRAP_ADMIN_EMAIL: 'a@b.co',
-        PASSWORD_SCRYPT_COST: '1000',
-      });
-    expect(attempt).toThrow(ConfigError);
-    try {
-      attempt();
-    } catch (error) {
-      const message = (error as Error).message;
-      expect(message).toContain('PORT must be a port number');
-      expect(message).toContain('DATABASE_URL must use postgres: or postgresql:');
-      expect(message).toContain('JWT_SECRET must be at least 32 characters');
-      expect(message).toContain('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
-      expect(message).toContain('PASSWORD_SCRYPT_COST must be a power of two');
-    }
-  });
-
-  it('generates a JWT secret once and keeps it under DATA_DIR when none is given', () => {
-    const dataDir = tempDir();
-    const first = loadConfig({ DATA_DIR: dataDir });
-    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
-    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8')).toBe(first.jwtSecret);
-    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
-    expect(loadConfig({ DATA_DIR: tempDir() }).jwtSecret).not.toBe(first.jwtSecret);
-  });
-
-  it('uses the documented defaults', () => {
-    const config = loadConfig({ DATA_DIR: tempDir() });
-    expect(config.port).toBe(3000);
-    expect(config.gatewayPort).toBe(4000);
-    expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
-    expect(config.rateLimit.standardPerHour).toBe(1000);
-    expect(config.passwordScryptCost).toBe(131072);
-  });
-});
+const tempDir = useTempDirs('loyalty-foundation');
 
 describe('the running chain', () => {
-  let platform: TestPlatform;
-  beforeAll(async () => {
-    platform = await startTestPlatform();
-  });
-  afterAll(() => platform.close());
+  const { platform } = usePlatform();
 
   it('answers /healthz with 200 when the gateway and the database answer', async () => {
     const response = await platform.api('GET', '/healthz');
@@ -184,11 +133,7 @@ describe('unexpected errors', () => {
 });
 
 describe('rate limits', () => {
-  let platform: TestPlatform;
-  beforeAll(async () => {
-    platform = await startTestPlatform({ RATE_LIMIT_STANDARD_PER_HOUR: '3' });
-  });
-  afterAll(() => platform.close());
+  const { platform } = usePlatform({ env: { RATE_LIMIT_STANDARD_PER_HOUR: '3' } });
 
   const memberToken = async () =>
     (await platform.api('POST', '/auth/api/members/chatapp/login', { body: { code: `rate-${randomBytes(4).toString('hex')}` } })).body.data.data
@@ -240,25 +185,14 @@ describe('health when the gateway is down', () => {
 });
 
 describe('bootstrap admin and a second start', () => {
-  const database = `loyalty_bootstrap_${randomBytes(4).toString('hex')}`;
-  let serverUrl: URL;
+  let database: ScratchDatabase;
   beforeAll(async () => {
-    serverUrl = new URL(process.env.TEST_DATABASE_URL!);
-    const admin = new Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    await admin.query(`create database "${database}"`);
-    await admin.end();
+    database = await createScratchDatabase('loyalty_bootstrap');
   });
-  afterAll(async () => {
-    const admin = new Client({ connectionString: serverUrl.toString() });
-    await admin.connect();
-    await admin.query(`drop database if exists "${database}" with (force)`);
-    await admin.end();
-  });
+  afterAll(() => database.drop());
 
   it('creates the first admin once, and a restart reuses the data without creating another', async () => {
-    const url = new URL(serverUrl);
-    url.pathname = `/${database}`;
+    const url = new URL(database.url);
     const dataDir = tempDir();
     const env = {
       DATABASE_URL: url.toString(),

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff('admin');
-});
-afterAll(() => platform.close());
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const STAFF_FIELDS = 'id email firstname lastname phoneNumber roleId storeId status locale createdAt updatedAt';

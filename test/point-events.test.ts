@@ -3,23 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { startJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
-import { startTestPlatform, TestPlatform, TestStaff } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 let boss: PgBoss;
 const queue = `test-point-events-${randomUUID()}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'), [queue]);
   for (const type of ['points.earned', 'points.redeemed', 'points.expired']) await boss.subscribe(type, queue);
 });
-afterAll(async () => {
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
-});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const earn = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   platform.api('POST', '/point/api/earn', { token: admin.token, body, headers });

@@ -5,20 +5,15 @@ import { startJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { EXPIRE_LOTS_QUEUE } from '../subgraphs/point/services/expiry-job';
 import { expiresAtFor } from '../subgraphs/point/services/expiry-policy';
-import { startTestPlatform, TestPlatform, TestStaff } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
-let platform: TestPlatform;
-let admin: TestStaff;
+const { platform, admin } = usePlatform({ env: { POINT_EXPIRY: 'days:30' }, staff: ['admin'] });
 let boss: PgBoss;
 beforeAll(async () => {
-  platform = await startTestPlatform({ POINT_EXPIRY: 'days:30' });
-  admin = await platform.createStaff();
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(async () => {
-  await boss.stop({ graceful: false, wait: true });
-  await platform.close();
-});
+afterAll(() => boss.stop({ graceful: false, wait: true }));
 
 const earn = (memberId: string, amount: number) => platform.api('POST', '/point/api/earn', { token: admin.token, body: { memberId, amount } });
 const spend = (memberId: string, amount: number) => platform.api('POST', '/point/api/spend', { token: admin.token, body: { memberId, amount } });
@@ -32,16 +27,6 @@ const ageLots = (memberId: string, onlyFirst = false) =>
       where id in (select id from point.point_lot where member_id = $1 order by earned_at, id limit $2)`,
     [memberId, onlyFirst ? 1 : 1000],
   );
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe('expiry policy', () => {
   it('computes the expiry of a lot for each policy', () => {

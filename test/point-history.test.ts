@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let member: TestMember;
-let other: TestMember;
+const {
+  platform,
+  admin,
+  members: [member, other],
+} = usePlatform({ staff: ['admin'], members: 2 });
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
-  member = await platform.loginMember();
-  other = await platform.loginMember();
   const move = (path: string, body: Record<string, unknown>) => platform.api('POST', `/point/api/${path}`, { token: admin.token, body });
   await move('earn', { memberId: member.id, amount: 100, purchaseAmount: 1000, sourceBy: 'Purchase', shopId: 's1' });
   await move('earn', { memberId: member.id, amount: 50, sourceBy: 'Campaign' });
@@ -23,7 +20,6 @@ beforeAll(async () => {
     [member.id],
   );
 });
-afterAll(() => platform.close());
 
 const get = (path: string, token = admin.token) => platform.api('GET', path, { token });
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString().slice(0, 10);

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestPlatform, TestStaff } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff();
-});
-afterAll(() => platform.close());
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 const earn = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   platform.api('POST', '/point/api/earn', { token: admin.token, body, headers });

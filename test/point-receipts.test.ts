@@ -2,20 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { IMAGES, png } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { TestPlatform, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
-let otherMember: TestMember;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  [member, otherMember] = await Promise.all([platform.loginMember(), platform.loginMember()]);
-});
-afterAll(() => platform.close());
+const {
+  platform,
+  admin,
+  marketing,
+  tenant,
+  members: [member, otherMember],
+} = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2 });
 
 const BASE = '/point/api/receipt/verify';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -498,8 +494,6 @@ describe('automatic verification with an extraction service', () => {
   const answers = new Map<string, Answer>();
   const calls: Array<{ receiptId: string; imageUrl: string }> = [];
   let extractor: Server;
-  let withExtractor: TestPlatform;
-  let reviewer: TestStaff;
 
   beforeAll(async () => {
     extractor = createServer((req, res) => {
@@ -514,13 +508,12 @@ describe('automatic verification with an extraction service', () => {
       });
     });
     await new Promise<void>((resolve) => extractor.listen(0, '127.0.0.1', resolve));
-    withExtractor = await startTestPlatform({ RECEIPT_EXTRACTOR_URL: `http://127.0.0.1:${(extractor.address() as AddressInfo).port}/extract` });
-    reviewer = await withExtractor.createStaff('marketing');
   });
-  afterAll(async () => {
-    await withExtractor.close();
-    await new Promise((resolve) => extractor.close(resolve));
+  const { platform: withExtractor, marketing: reviewer } = usePlatform({
+    env: () => ({ RECEIPT_EXTRACTOR_URL: `http://127.0.0.1:${(extractor.address() as AddressInfo).port}/extract` }),
+    staff: ['marketing'],
   });
+  afterAll(() => new Promise((resolve) => extractor.close(resolve)));
 
   const open = async () => {
     const response = await postForm(withExtractor, BASE, { memberId: randomUUID() }, { token: reviewer.token });

@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  member = await platform.loginMember();
-});
-afterAll(() => platform.close());
+const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1 });
 
 type Kind = 'earn' | 'spend';
 /** No Authorization header (an empty token is not sent; `undefined` would pick the default token). */

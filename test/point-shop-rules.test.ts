@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
-let platform: TestPlatform;
-let admin: TestStaff;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  [admin, marketing, tenant] = await Promise.all([platform.createStaff(), platform.createStaff('marketing'), platform.createStaff('tenant')]);
-  member = await platform.loginMember();
-});
-afterAll(() => platform.close());
+const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1 });
 
 const BASE = '/point/api/point-rules/shop';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -251,32 +241,7 @@ describe('listing shop rules', () => {
 
 describe('without a default rule', () => {
   // Its own database: removing the default rule must not disturb the other test files.
-  let isolated: TestPlatform;
-  let databaseUrl: string;
-  const sharedUrl = process.env.TEST_DATABASE_URL!;
-
-  beforeAll(async () => {
-    const url = new URL(sharedUrl);
-    url.pathname = `/${unique('loyalty_rules_')}`;
-    databaseUrl = url.toString();
-    const server = new Client({ connectionString: sharedUrl });
-    await server.connect();
-    await server.query(`create database "${url.pathname.slice(1)}"`);
-    await server.end();
-    process.env.TEST_DATABASE_URL = databaseUrl;
-    try {
-      isolated = await startTestPlatform();
-    } finally {
-      process.env.TEST_DATABASE_URL = sharedUrl;
-    }
-  });
-  afterAll(async () => {
-    await isolated.close();
-    const server = new Client({ connectionString: sharedUrl });
-    await server.connect();
-    await server.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await server.end();
-  });
+  const { platform: isolated } = usePlatform({ ownDatabase: true });
 
   it('answers 404 with data.message and data.error', async () => {
     const staff = await isolated.createStaff();

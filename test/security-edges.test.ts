@@ -8,7 +8,8 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
-import { openTestRateLimiter, startTestPlatform, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { openTestRateLimiter, startTestPlatform, unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 const ENTITIES = 'query Entities($representations: [_Any!]!) { _entities(representations: $representations) { ... on Member { id name } } }';
 
@@ -26,13 +27,7 @@ function probe(address: string, port: number): Promise<number | string> {
 
 const portOf = (url: string) => Number(new URL(url).port);
 
-let platform: TestPlatform;
-let admin: TestStaff;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.createStaff('admin');
-});
-afterAll(() => platform.close());
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 describe('internal parts', () => {
 
@@ -167,9 +162,15 @@ describe('introspection', () => {
 });
 
 describe('rate limits shared by every adapter and gateway', () => {
-  let limited: TestPlatform;
   const adapters: RunningServer[] = [];
   const limiters: CallerRateLimiter[] = [];
+  const { platform: limited } = usePlatform({
+    env: { RATE_LIMIT_STANDARD_PER_HOUR: '4' },
+    beforeClose: async () => {
+      for (const running of adapters) await running.close();
+      for (const limiter of limiters) await limiter.close();
+    },
+  });
   const namespace = unique('shared');
   const limits = { standardPerHour: 4, premiumPerHour: 100 };
 
@@ -183,14 +184,6 @@ describe('rate limits shared by every adapter and gateway', () => {
     return `http://127.0.0.1:${running.port}`;
   }
 
-  beforeAll(async () => {
-    limited = await startTestPlatform({ RATE_LIMIT_STANDARD_PER_HOUR: '4' });
-  });
-  afterAll(async () => {
-    for (const running of adapters) await running.close();
-    for (const limiter of limiters) await limiter.close();
-    await limited.close();
-  });
 
   it('counts a caller across two adapters as one budget', async () => {
     const member = await limited.loginMember();

@@ -12,7 +12,7 @@ import { RunningServer } from '../core/http';
 import { createLogger } from '../core/logger';
 import { startGateway } from '../gateway/gateway';
 import { subscriptionOwners } from '../gateway/subscriptions';
-import { startTestPlatform, TestPlatform } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
 
 // No domain has a subscription yet, so a small "ticker" subgraph proves the gateway's forwarder.
 const TICKER_SDL = `
@@ -22,10 +22,16 @@ const TICKER_SDL = `
   type Tick { n: Int! caller: String requestId: String }
 `;
 
-let platform: TestPlatform;
 let gateway: RunningServer;
 let ticker: { url: string; close: () => Promise<void> };
 let supergraphSdl: string;
+// The gateway below uses the platform's subgraphs and rate limiter: it closes first.
+const { platform } = usePlatform({
+  beforeClose: async () => {
+    await gateway.close();
+    await ticker.close();
+  },
+});
 
 async function startTicker() {
   const schema = buildSubgraphSchema({
@@ -57,7 +63,6 @@ async function startTicker() {
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
   ticker = await startTicker();
   const composition = composeServices([
     { name: 'auth', url: 'http://auth.invalid/graphql', typeDefs: parse(readFileSync(join(__dirname, '..', 'schema', 'auth.graphql'), 'utf8')) },
@@ -76,11 +81,6 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await ticker.close();
-  await platform.close();
-});
 
 async function subscribe(query: string, connectionParams: Record<string, string> = {}) {
   const client = createClient({ url: `ws://127.0.0.1:${gateway.port}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../core/config';
 import { listen, RunningServer } from '../core/http';
@@ -9,21 +8,20 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
 import { MAX_UPLOAD_BYTES } from '../rest-adapter/uploads';
 import { IMAGES, png, pngBytes } from './support/images';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff, unique } from './support/test-platform';
+import { unique } from './support/test-platform';
+import { useTempDirs } from './support/temp-dirs';
+import { usePlatform } from './support/use-platform';
 
 // Multipart handling is built before the first domain that uploads; this route table exercises it.
 const PUBLIC_URL = 'http://files.example.test';
-let platform: TestPlatform;
 let adapter: RunningServer;
 let dataDir: string;
-let marketing: TestStaff;
-let tenant: TestStaff;
-let member: TestMember;
+// The adapter below shares the platform's rate limiter: it closes first.
+const { platform, marketing, tenant, member } = usePlatform({ staff: ['marketing', 'tenant'], members: 1, beforeClose: () => adapter.close() });
+const tempDir = useTempDirs('loyalty-uploads');
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  [marketing, tenant, member] = await Promise.all([platform.createStaff('marketing'), platform.createStaff('tenant'), platform.loginMember()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'loyalty-uploads-'));
+  dataDir = tempDir();
   const config = loadConfig({ DATA_DIR: dataDir, GATEWAY_URL: platform.gatewayUrl, PUBLIC_URL });
   const app = createRestApp({
     config,
@@ -45,11 +43,6 @@ beforeAll(async () => {
   adapter = await listen(app, 0, '127.0.0.1');
 });
 
-afterAll(async () => {
-  await adapter.close();
-  await platform.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 const adapterUrl = () => `http://127.0.0.1:${adapter.port}`;
 const post = async (form: FormData) => {

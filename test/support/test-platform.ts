@@ -63,11 +63,11 @@ export function openTestRateLimiter(limits = { standardPerHour: 1_000_000, premi
 }
 
 /**
- * The whole chain (auth subgraph, gateway, REST adapter) on random ports against the test database,
- * with a fake chat-app provider and a fake SMTP server.
+ * The whole chain (every subgraph, gateway, REST adapter) on random ports against the test database
+ * (or the one `env.DATABASE_URL` names), with a fake chat-app provider and a fake SMTP server.
  */
 export async function startTestPlatform(env: Record<string, string> = {}, logDestination?: DestinationStream): Promise<TestPlatform> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const databaseUrl = env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with npm test');
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-platform-'));
   const [chatapp, smtp] = await Promise.all([startFakeChatapp(), startFakeSmtp()]);

@@ -1,0 +1,183 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../core/errors';
+import { pointModule } from '../../subgraphs/point/module';
+import { expireAllDue } from '../../subgraphs/point/services/expiry-job';
+import { LedgerService, PointMovement } from '../../subgraphs/point/services/ledger.service';
+import { useModuleDatabase } from '../support/module-database';
+
+const db = useModuleDatabase(pointModule);
+const ledger = new LedgerService({ kind: 'never' });
+const expiring = new LedgerService({ kind: 'days', days: 30 });
+const DAY_MS = 24 * 3600 * 1000;
+
+/** One movement in its own transaction, as a request runs it. */
+const inTransaction = <T>(work: (em: EntityManager) => Promise<T>) => db.em().transactional(work);
+const earn = (memberId: string, amount: string, extra: Partial<PointMovement> = {}, service = ledger) =>
+  inTransaction((em) => service.earn(em, { memberId, amount, ...extra }));
+const spend = (memberId: string, amount: string, service = ledger) => inTransaction((em) => service.spend(em, { memberId, amount }));
+const refusal = (attempt: Promise<unknown>) => attempt.then(() => 'accepted', (error: unknown) => error);
+
+const balance = async (memberId: string) =>
+  (await db.query(`select point_amount::text as points, purchase_amount::text as purchases from point.point_balance where member_id = ?`, [memberId]))[0];
+const entries = (memberId: string) =>
+  db.query(`select action_type, amount::text, balance_after::text from point.point_transaction where member_id = ? order by created_at, id`, [memberId]);
+const lots = (memberId: string) => db.query(`select amount::text, remaining::text from point.point_lot where member_id = ? order by earned_at, id`, [memberId]);
+const events = (memberId: string) =>
+  db.query(`select type, payload->>'amount' as amount, payload->>'balanceAfter' as balance_after from point.outbox_event where aggregate_id = ? order by sequence`, [memberId]);
+/** Moves a lot `days` into the past (earned then, expiring 30 days later). */
+const backdate = (transactionId: string, days: number) =>
+  db.query(`update point.point_lot set earned_at = earned_at - ?::interval, expires_at = expires_at - ?::interval where transaction_id = ?`, [
+    `${days} days`,
+    `${days} days`,
+    transactionId,
+  ]);
+
+describe('earning', () => {
+  it('writes the balance, the ledger entry, its lot and its event together', async () => {
+    const memberId = randomUUID();
+    const entry = await earn(memberId, '10.50', { purchaseAmount: '120.00', shopId: 's1', sourceBy: null });
+    expect(entry).toMatchObject({ memberId, actionType: 'EARN', amount: '10.50', purchaseAmount: '120.00', shopId: 's1', balanceAfter: '10.50' });
+    expect(await balance(memberId)).toEqual({ points: '10.50', purchases: '120.00' });
+    expect(await entries(memberId)).toEqual([{ action_type: 'EARN', amount: '10.50', balance_after: '10.50' }]);
+    expect(await lots(memberId)).toEqual([{ amount: '10.50', remaining: '10.50' }]);
+    expect(await events(memberId)).toEqual([{ type: 'points.earned', amount: '10.50', balance_after: '10.50' }]);
+  });
+
+  it('adds decimals exactly', async () => {
+    const memberId = randomUUID();
+    await earn(memberId, '0.10');
+    await earn(memberId, '0.20');
+    expect((await balance(memberId)).points).toBe('0.30');
+  });
+
+  it('writes nothing when the caller’s transaction fails after it', async () => {
+    const memberId = randomUUID();
+    await earn(memberId, '5');
+    const failed = await refusal(
+      inTransaction(async (em) => {
+        await ledger.earn(em, { memberId, amount: '7' });
+        throw new Error('the request failed later');
+      }),
+    );
+    expect(failed).toEqual(new Error('the request failed later'));
+    expect((await balance(memberId)).points).toBe('5.00');
+    expect(await entries(memberId)).toHaveLength(1);
+    expect(await lots(memberId)).toHaveLength(1);
+    expect(await events(memberId)).toHaveLength(1);
+  });
+
+  it('dates the lot’s expiry by the policy', async () => {
+    const memberId = randomUUID();
+    const entry = await earn(memberId, '3', {}, expiring);
+    const [lot] = await db.query(`select earned_at, expires_at from point.point_lot where transaction_id = ?`, [entry.id]);
+    expect(new Date(lot.earned_at).getTime()).toBe(entry.createdAt.getTime());
+    expect(new Date(lot.expires_at).getTime() - new Date(lot.earned_at).getTime()).toBe(30 * DAY_MS);
+    const [never] = await db.query(`select expires_at from point.point_lot where transaction_id = ?`, [(await earn(memberId, '1')).id]);
+    expect(never.expires_at).toBeNull();
+  });
+});
+
+describe('spending', () => {
+  it('takes the oldest lots first', async () => {
+    const memberId = randomUUID();
+    const first = await earn(memberId, '10');
+    const second = await earn(memberId, '20');
+    // The second lot is made the older one: lots are used by when they were earned.
+    await backdate(second.id, 2);
+    await backdate(first.id, 1);
+    await spend(memberId, '25');
+    expect(await db.query(`select transaction_id, remaining::text from point.point_lot where member_id = ? order by earned_at`, [memberId])).toEqual([
+      { transaction_id: second.id, remaining: '0.00' },
+      { transaction_id: first.id, remaining: '5.00' },
+    ]);
+    expect(await entries(memberId)).toEqual([
+      { action_type: 'EARN', amount: '10.00', balance_after: '10.00' },
+      { action_type: 'EARN', amount: '20.00', balance_after: '30.00' },
+      { action_type: 'SPEND', amount: '25.00', balance_after: '5.00' },
+    ]);
+    expect((await events(memberId)).map((event) => event.type)).toEqual(['points.earned', 'points.earned', 'points.redeemed']);
+  });
+
+  it('spends the whole balance, and refuses a cent more with a 400 on amount, changing nothing', async () => {
+    const memberId = randomUUID();
+    await earn(memberId, '5');
+    const refused = await refusal(spend(memberId, '5.01'));
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'BAD_REQUEST', message: 'Insufficient points: the balance is 5.00', fieldErrors: [{ field: 'amount' }] });
+    expect((await balance(memberId)).points).toBe('5.00');
+    expect(await lots(memberId)).toEqual([{ amount: '5.00', remaining: '5.00' }]);
+    expect(await events(memberId)).toHaveLength(1);
+    await spend(memberId, '5');
+    expect((await balance(memberId)).points).toBe('0.00');
+    expect((await refusal(spend(memberId, '0.01'))) as AppError).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('never overdraws under concurrent spends: each one sees the balance the previous left', async () => {
+    const memberId = randomUUID();
+    await earn(memberId, '100');
+    const outcomes = await Promise.all(Array.from({ length: 16 }, () => refusal(spend(memberId, '10'))));
+    expect(outcomes.filter((outcome) => outcome === 'accepted')).toHaveLength(10);
+    for (const outcome of outcomes.filter((outcome) => outcome !== 'accepted')) {
+      expect(outcome).toMatchObject({ code: 'BAD_REQUEST', message: 'Insufficient points: the balance is 0.00' });
+    }
+    expect((await balance(memberId)).points).toBe('0.00');
+    const spent = (await entries(memberId)).filter((entry) => entry.action_type === 'SPEND');
+    expect(spent.map((entry) => entry.balance_after).sort()).toEqual(['0.00', '10.00', '20.00', '30.00', '40.00', '50.00', '60.00', '70.00', '80.00', '90.00']);
+    expect(await lots(memberId)).toEqual([{ amount: '100.00', remaining: '0.00' }]);
+  });
+
+  it('keeps each member’s balance whole while many members earn and spend at once', async () => {
+    const members = Array.from({ length: 6 }, () => randomUUID());
+    await Promise.all(members.flatMap((memberId) => [earn(memberId, '30'), earn(memberId, '20'), refusal(spend(memberId, '15'))]));
+    for (const memberId of members) {
+      const rows = await entries(memberId);
+      const net = rows.reduce((sum, row) => sum + (row.action_type === 'EARN' ? 1 : -1) * Math.round(Number(row.amount) * 100), 0);
+      expect(Math.round(Number((await balance(memberId)).points) * 100)).toBe(net);
+      const [remaining] = await db.query(`select sum(remaining)::text as total from point.point_lot where member_id = ?`, [memberId]);
+      expect(remaining.total).toBe((await balance(memberId)).points);
+    }
+  });
+});
+
+describe('expiry', () => {
+  it('expires what is left of a due lot, with its ledger entry and event', async () => {
+    const memberId = randomUUID();
+    const old = await earn(memberId, '10', {}, expiring);
+    await earn(memberId, '4', {}, expiring);
+    await spend(memberId, '3', expiring);
+    await backdate(old.id, 31);
+    expect(await inTransaction((em) => expiring.expireDue(em, memberId))).toBe(1);
+    expect((await balance(memberId)).points).toBe('4.00');
+    expect((await entries(memberId)).at(-1)).toEqual({ action_type: 'EXPIRE', amount: '7.00', balance_after: '4.00' });
+    expect((await events(memberId)).at(-1)).toEqual({ type: 'points.expired', amount: '7.00', balance_after: '4.00' });
+    expect(await inTransaction((em) => expiring.expireDue(em, memberId))).toBe(0);
+  });
+
+  it('expires due points before a spend, so that they cannot be spent', async () => {
+    const memberId = randomUUID();
+    const old = await earn(memberId, '10', {}, expiring);
+    await earn(memberId, '5', {}, expiring);
+    await backdate(old.id, 31);
+    expect(await refusal(spend(memberId, '8', expiring))).toMatchObject({ message: 'Insufficient points: the balance is 5.00' });
+    await spend(memberId, '5', expiring);
+    expect((await entries(memberId)).map((entry) => [entry.action_type, entry.balance_after])).toEqual([
+      ['EARN', '10.00'],
+      ['EARN', '15.00'],
+      ['EXPIRE', '5.00'],
+      ['SPEND', '0.00'],
+    ]);
+  });
+
+  it('the job expires every due lot of every member, and only those', async () => {
+    const due = [randomUUID(), randomUUID()];
+    const kept = randomUUID();
+    for (const memberId of [...due, kept]) await earn(memberId, '2', {}, expiring);
+    for (const memberId of due) await backdate((await earn(memberId, '1', {}, expiring)).id, 40);
+    await db.query(`update point.point_lot set expires_at = now() - interval '1 day' where member_id in (?) and amount = 2`, [due]);
+    expect(await expireAllDue(db.orm, expiring)).toBe(4);
+    for (const memberId of due) expect((await balance(memberId)).points).toBe('0.00');
+    expect((await balance(kept)).points).toBe('2.00');
+    expect(await expireAllDue(db.orm, expiring)).toBe(0);
+  });
+});

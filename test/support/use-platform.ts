@@ -1,0 +1,97 @@
+import { createScratchDatabase, ScratchDatabase } from './scratch-database';
+import { startTestPlatform, TestMember, TestPlatform, TestStaff } from './test-platform';
+
+export type StaffRole = 'admin' | 'marketing' | 'tenant';
+
+export interface PlatformFixtureOptions {
+  /** Settings of this platform (over the test defaults); a function when they are known only in an earlier beforeAll. */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** Staff members to create and log in, one per role. */
+  staff?: StaffRole[];
+  /** How many members to log in through the chat-app flow (`member` is the first). */
+  members?: number;
+  /** Run on a database of its own instead of the run's shared one (dropped after). */
+  ownDatabase?: boolean;
+  /** Clean-up that still needs the platform, run before it closes. */
+  beforeClose?: (platform: TestPlatform) => Promise<unknown>;
+}
+
+export interface PlatformFixture {
+  platform: TestPlatform;
+  admin: TestStaff;
+  marketing: TestStaff;
+  tenant: TestStaff;
+  member: TestMember;
+  members: TestMember[];
+}
+
+/**
+ * A stand-in for a value made in a beforeAll: once bound, every property read goes to that value, so
+ * a test file may take it at load time (`const { platform } = usePlatform()`) and use it in its tests.
+ */
+function lateBound<T extends object>(unbound: string): { handle: T; bind: (value: T) => void } {
+  let bound: T | undefined;
+  const value = (): T => {
+    if (!bound) throw new Error(unbound);
+    return bound;
+  };
+  const handle = new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(value(), key),
+    has: (_target, key) => Reflect.has(value(), key),
+    ownKeys: () => Reflect.ownKeys(value()),
+    getOwnPropertyDescriptor: (_target, key) => Reflect.getOwnPropertyDescriptor(value(), key),
+  });
+  return { handle, bind: (value) => void (bound = value) };
+}
+
+/**
+ * The setup most test files share: registers a beforeAll that starts the whole platform and logs in
+ * the staff and members asked for (all at once), and an afterAll that closes it. Returns their
+ * handles, usable inside tests and in hooks declared after this call.
+ */
+export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixture {
+  const notYet = (what: string) => `${what} is used before usePlatform's beforeAll ran`;
+  const platform = lateBound<TestPlatform>(notYet('the platform'));
+  const staff = Object.fromEntries(
+    (['admin', 'marketing', 'tenant'] as const).map((role) => [
+      role,
+      lateBound<TestStaff>(options.staff?.includes(role) ? notYet(`the ${role} staff member`) : `usePlatform was not asked for a ${role} staff member`),
+    ]),
+  ) as Record<StaffRole, ReturnType<typeof lateBound<TestStaff>>>;
+  const members = Array.from({ length: options.members ?? 0 }, (_, index) => lateBound<TestMember>(notYet(`member ${index + 1}`)));
+  const firstMember = members[0] ?? lateBound<TestMember>('usePlatform was not asked for a member');
+
+  let started: TestPlatform | undefined;
+  let database: ScratchDatabase | undefined;
+  beforeAll(async () => {
+    const env = typeof options.env === 'function' ? options.env() : { ...options.env };
+    if (options.ownDatabase) {
+      database = await createScratchDatabase('loyalty_own');
+      env.DATABASE_URL = database.url;
+    }
+    started = await startTestPlatform(env);
+    platform.bind(started);
+    const running = started;
+    await Promise.all([
+      ...(options.staff ?? []).map(async (role) => staff[role].bind(await running.createStaff(role))),
+      ...members.map(async (member) => member.bind(await running.loginMember())),
+    ]);
+  });
+  afterAll(async () => {
+    try {
+      if (started) await options.beforeClose?.(started);
+    } finally {
+      await started?.close();
+      await database?.drop();
+    }
+  });
+
+  return {
+    platform: platform.handle,
+    admin: staff.admin.handle,
+    marketing: staff.marketing.handle,
+    tenant: staff.tenant.handle,
+    member: firstMember.handle,
+    members: members.map((member) => member.handle),
+  };
+}

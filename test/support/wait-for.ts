@@ -1,0 +1,30 @@
+import PgBoss from 'pg-boss';
+
+/**
+ * Polls `probe` until it gives something (not undefined, null or false) and returns that; fails with
+ * `timed out waiting for <what>` past the deadline. Yields to the event loop between probes, never sleeps.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Sends a job with the test's own queue client and waits until a worker of the platform completed it; a failed job fails the test. */
+export async function sendAndWait(boss: PgBoss, queue: string, data: object, timeoutMs?: number): Promise<void> {
+  const jobId = await boss.send(queue, data);
+  if (!jobId) throw new Error('the job was not created');
+  await waitFor(
+    async () => {
+      const job = await boss.getJobById(queue, jobId);
+      if (job?.state === 'failed') throw new Error(`job failed: ${JSON.stringify(job.output)}`);
+      return job?.state === 'completed';
+    },
+    `job ${jobId} on ${queue}`,
+    timeoutMs,
+  );
+}

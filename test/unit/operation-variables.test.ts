@@ -1,0 +1,89 @@
+import { buildSchema, parse } from 'graphql';
+import { OperationVariables } from '../../rest-adapter/variables';
+
+const schema = buildSchema(`
+  enum Status { ACTIVE INACTIVE }
+  input Range { min: Int!, max: Float }
+  input Filter { name: String, tags: [String!], active: Boolean, range: Range, status: Status }
+  input Item { id: ID!, qty: Int! }
+  type Query {
+    search(limit: Int, count: Int!, ratio: Float, flag: Boolean, ids: [ID!], name: String, status: Status, filter: Filter, items: [Item!]): String
+    ranged(input: Range!): String
+  }
+`);
+const search = new OperationVariables(
+  schema,
+  parse(`query Search($limit: Int, $count: Int!, $ratio: Float, $flag: Boolean, $ids: [ID!], $name: String, $status: Status, $filter: Filter, $items: [Item!]) {
+    search(limit: $limit, count: $count, ratio: $ratio, flag: $flag, ids: $ids, name: $name, status: $status, filter: $filter, items: $items)
+  }`),
+);
+const ranged = new OperationVariables(schema, parse('query Ranged($input: Range!) { ranged(input: $input) }'));
+
+/** The variables of Search from these strings (count is required: 1 unless given). */
+const coerce = (raw: Record<string, unknown>) => search.coerce({ count: '1', ...raw });
+const fieldsOf = (raw: Record<string, unknown>, variables = search) => variables.coerce(raw).errors.map((error) => error.field);
+
+describe('REST variables coerced for an operation', () => {
+  it('turns query-string numbers and booleans into numbers and booleans', () => {
+    expect(coerce({ limit: '20', ratio: '-1.5', flag: 'true' })).toEqual({ values: { count: 1, limit: 20, ratio: -1.5, flag: true }, errors: [] });
+    expect(coerce({ flag: 'false', ratio: ' 2 ' }).values).toMatchObject({ flag: false, ratio: 2 });
+  });
+
+  it('keeps values that are already typed (a JSON body) as they are', () => {
+    expect(search.coerce({ count: 7, flag: false, ids: ['x', 'y'], name: 'n' })).toEqual({ values: { count: 7, flag: false, ids: ['x', 'y'], name: 'n' }, errors: [] });
+  });
+
+  it('splits a comma-separated string for a list, and wraps one value', () => {
+    expect(coerce({ ids: 'a,b,c' }).values.ids).toEqual(['a', 'b', 'c']);
+    expect(coerce({ ids: '' }).values.ids).toEqual([]);
+    expect(search.coerce({ count: 1, ids: 42 }).values.ids).toEqual(['42']);
+  });
+
+  it('treats an empty string as absent, except for a String or an ID', () => {
+    const { values, errors } = coerce({ limit: '', flag: '', ratio: '', status: '', name: '' });
+    expect(errors).toEqual([]);
+    expect(values).toEqual({ count: 1, name: '' });
+    expect(search.coerce({ count: '' }).errors).toEqual([{ field: 'count', message: 'count is required' }]);
+  });
+
+  it('parses a JSON-encoded input object, drops its unknown fields and coerces its fields in turn', () => {
+    const { values, errors } = coerce({ filter: '{"name":"x","bogus":1,"active":"true","tags":"a,b","range":{"min":"3","max":"2.5"},"status":"ACTIVE"}' });
+    expect(errors).toEqual([]);
+    expect(values.filter).toEqual({ name: 'x', active: true, tags: ['a', 'b'], range: { min: 3, max: 2.5 }, status: 'ACTIVE' });
+  });
+
+  it('parses a JSON-encoded list of input objects (multipart), or one object as a list of one', () => {
+    expect(coerce({ items: '[{"id":1,"qty":"2"},{"id":"b","qty":3}]' }).values.items).toEqual([
+      { id: '1', qty: 2 },
+      { id: 'b', qty: 3 },
+    ]);
+    expect(coerce({ items: '{"id":"1","qty":"2"}' }).values.items).toEqual([{ id: '1', qty: 2 }]);
+  });
+
+  it('drops variables the operation does not declare', () => {
+    expect(coerce({ unknown: 'x', limit: '1' }).values).toEqual({ count: 1, limit: 1 });
+  });
+
+  it('reports each type error on the field it concerns, with the path into an input object', () => {
+    const { errors } = coerce({ limit: 'abc', ratio: '1e3', flag: 'yes', status: 'NOPE', filter: '{"range":{"min":"x"}}' });
+    expect(errors).toEqual([
+      { field: 'limit', message: 'Int cannot represent non-integer value: "abc"' },
+      { field: 'ratio', message: expect.stringContaining('Float cannot represent') },
+      { field: 'flag', message: 'Boolean cannot represent a non boolean value: "yes"' },
+      { field: 'status', message: expect.stringContaining('"NOPE"') },
+      { field: 'filter.range.min', message: 'Int cannot represent non-integer value: "x"' },
+    ]);
+    expect(fieldsOf({ count: '1', limit: '1.5' })).toEqual(['limit']);
+  });
+
+  it('reports a JSON string that is not an object on the variable itself', () => {
+    expect(fieldsOf({ count: '1', filter: '{not json' })).toEqual(['filter']);
+    expect(fieldsOf({ count: '1', filter: '[1,2]' })).toEqual(['filter']);
+  });
+
+  it('names the fields of `input` without the prefix, and reports its missing required fields as required', () => {
+    expect(ranged.coerce({ input: '{"min":"1"}' })).toEqual({ values: { input: { min: 1 } }, errors: [] });
+    expect(ranged.coerce({})).toMatchObject({ errors: [{ field: 'min', message: 'min is required' }] });
+    expect(fieldsOf({ input: { min: 'x', max: 'y' } }, ranged)).toEqual(['min', 'max']);
+  });
+});
