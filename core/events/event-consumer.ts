@@ -135,9 +135,11 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
       if (fresh.length > 0) await apply(em, event);
     });
 
-  await boss.work<PublishedEvent>(queue, { batchSize: options.batchSize ?? 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    // One job at a time, in queue order; a failure fails that job alone (pg-boss retries it).
-    for (const job of jobs) {
+  await boss.work<PublishedEvent>(queue, { batchSize: options.batchSize ?? 20, pollingIntervalSeconds: 0.5, includeMetadata: true }, async (jobs) => {
+    // One job at a time, in queue order (pg-boss hands a batch out in no particular order: sorted by
+    // its own order, created_on then id); a failure fails that job alone (pg-boss retries it).
+    const ordered = [...jobs].sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime() || a.id.localeCompare(b.id));
+    for (const job of ordered) {
       try {
         await consume(job.data);
       } catch (error) {
