@@ -1,12 +1,9 @@
 import { IsEnum, IsOptional } from 'class-validator';
-import { ArgsType, Field, registerEnumType } from 'type-graphql';
+import { ArgsType, Field } from 'type-graphql';
+import { EnumValue, graphqlEnum } from './graphql/enum';
 
-export enum Locale {
-  en = 'en',
-  th = 'th',
-  cn = 'cn',
-}
-registerEnumType(Locale, { name: 'Locale', description: 'Language of localized text: English, Thai, Chinese' });
+export const Locale = graphqlEnum('Locale', ['en', 'th', 'cn'], 'Language of localized text: English, Thai, Chinese');
+export type Locale = EnumValue<typeof Locale>;
 
 export const LOCALES = Object.values(Locale);
 

@@ -1,12 +1,10 @@
 import { Entity, OptionalProps, Enum, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum ConsentType {
-  PRIVACY_POLICY = 'PRIVACY_POLICY',
-  TERMS = 'TERMS',
-}
-registerEnumType(ConsentType, { name: 'ConsentType' });
+export const ConsentType = graphqlEnum('ConsentType', ['PRIVACY_POLICY', 'TERMS']);
+export type ConsentType = EnumValue<typeof ConsentType>;
 
 /** One published version of the privacy policy or the terms; the newest effective one is current. */
 @ObjectType()

@@ -1,21 +1,13 @@
 import { Entity, OptionalProps, Enum, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Directive, Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, Float, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum MemberStatus {
-  PENDING = 'PENDING',
-  CHATAPP_INFO_SYNCED = 'CHATAPP_INFO_SYNCED',
-  ACTIVE = 'ACTIVE',
-  INACTIVE = 'INACTIVE',
-}
-registerEnumType(MemberStatus, { name: 'MemberStatus' });
+export const MemberStatus = graphqlEnum('MemberStatus', ['PENDING', 'CHATAPP_INFO_SYNCED', 'ACTIVE', 'INACTIVE']);
+export type MemberStatus = EnumValue<typeof MemberStatus>;
 
-export enum Gender {
-  Male = 'Male',
-  Female = 'Female',
-  Other = 'Other',
-}
-registerEnumType(Gender, { name: 'Gender' });
+export const Gender = graphqlEnum('Gender', ['Male', 'Female', 'Other']);
+export type Gender = EnumValue<typeof Gender>;
 
 @ObjectType()
 export class Address {

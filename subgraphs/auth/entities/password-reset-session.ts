@@ -1,13 +1,10 @@
 import { Entity, OptionalProps, Enum, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { registerEnumType } from 'type-graphql';
 import { Staff } from './staff';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum ResetChannel {
-  EMAIL = 'EMAIL',
-  SMS = 'SMS',
-}
-registerEnumType(ResetChannel, { name: 'ResetChannel', description: 'Where a password-reset code is sent' });
+export const ResetChannel = graphqlEnum('ResetChannel', ['EMAIL', 'SMS'], 'Where a password-reset code is sent');
+export type ResetChannel = EnumValue<typeof ResetChannel>;
 
 /** A password-reset (or first activation) session: a code sent to the staff, single-use, expiring. */
 @Entity({ tableName: 'password_reset_session' })

@@ -1,15 +1,12 @@
 import { Entity, OptionalProps, Enum, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { Locale } from '../../../core/i18n';
 import { Role } from './role';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum StaffStatus {
-  ACTIVE = 'ACTIVE',
-  INACTIVE = 'INACTIVE',
-  WAIT_FOR_FIRST_ACTIVE = 'WAIT_FOR_FIRST_ACTIVE',
-}
-registerEnumType(StaffStatus, { name: 'StaffStatus' });
+export const StaffStatus = graphqlEnum('StaffStatus', ['ACTIVE', 'INACTIVE', 'WAIT_FOR_FIRST_ACTIVE']);
+export type StaffStatus = EnumValue<typeof StaffStatus>;
 
 @ObjectType()
 @Entity({ tableName: 'staff' })

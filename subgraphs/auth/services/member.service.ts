@@ -30,7 +30,7 @@ export class MemberService {
   /** Logs a member in with a chat-app login code, creating the member on first login. */
   async chatappLogin(code: string): Promise<MemberLogin> {
     const identity = await this.deps.chatapp.exchangeCode(code);
-    let status = MemberLoginStatus.EXISTING;
+    let status: MemberLoginStatus = MemberLoginStatus.EXISTING;
     let member = await this.em.findOne(Member, { openId: identity.openId });
     if (!member) {
       try {

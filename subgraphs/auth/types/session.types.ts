@@ -1,5 +1,6 @@
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 @ObjectType()
 export class TokenPair {
@@ -17,11 +18,8 @@ export class RefreshArgs {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(512) refreshToken?: string;
 }
 
-export enum MemberLoginStatus {
-  NEW = 'NEW',
-  EXISTING = 'EXISTING',
-}
-registerEnumType(MemberLoginStatus, { name: 'MemberLoginStatus' });
+export const MemberLoginStatus = graphqlEnum('MemberLoginStatus', ['NEW', 'EXISTING']);
+export type MemberLoginStatus = EnumValue<typeof MemberLoginStatus>;
 
 @ObjectType()
 export class MemberLogin extends TokenPair {

@@ -1,24 +1,15 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 /** What a badge rewards (spec Part 2, Badge `rule.type`). */
-export enum BadgeRuleType {
-  totalPurchaseAmount = 'totalPurchaseAmount',
-  purchaseCount = 'purchaseCount',
-  categoryPurchase = 'categoryPurchase',
-  shopPurchaseAmount = 'shopPurchaseAmount',
-  firstTime = 'firstTime',
-  specialDay = 'specialDay',
-}
-registerEnumType(BadgeRuleType, { name: 'BadgeRuleType' });
+export const BadgeRuleType = graphqlEnum('BadgeRuleType', ['totalPurchaseAmount', 'purchaseCount', 'categoryPurchase', 'shopPurchaseAmount', 'firstTime', 'specialDay']);
+export type BadgeRuleType = EnumValue<typeof BadgeRuleType>;
 
-export enum BadgeTierConditionType {
-  include = 'include',
-  exclude = 'exclude',
-}
-registerEnumType(BadgeTierConditionType, { name: 'BadgeTierConditionType' });
+export const BadgeTierConditionType = graphqlEnum('BadgeTierConditionType', ['include', 'exclude']);
+export type BadgeTierConditionType = EnumValue<typeof BadgeTierConditionType>;
 
 @ObjectType()
 export class BadgeRuleWindow {

@@ -1,16 +1,14 @@
 import { Entity, Enum, OptionalProps, Property } from '@mikro-orm/core';
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 /**
  * `manual`: staff pick the members (cluster.segment_member). `rule`: the members are whoever matches
  * the rule when the segment is read. Part 3's `ai` is not built (see docs/decisions.md).
  */
-export enum SegmentType {
-  manual = 'manual',
-  rule = 'rule',
-}
-registerEnumType(SegmentType, { name: 'SegmentType', description: 'manual: picked members; rule: members matching the rule when read' });
+export const SegmentType = graphqlEnum('SegmentType', ['manual', 'rule'], 'manual: picked members; rule: members matching the rule when read');
+export type SegmentType = EnumValue<typeof SegmentType>;
 
 /** The criteria of a rule segment (stored as jsonb); every given criterion must hold. */
 @ObjectType()

@@ -1,14 +1,11 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, GraphQLISODateTime, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum TierChangeType {
-  upgrade = 'upgrade',
-  downgrade = 'downgrade',
-  expiry = 'expiry',
-}
-registerEnumType(TierChangeType, { name: 'TierChangeType', description: 'How a member moved between tiers' });
+export const TierChangeType = graphqlEnum('TierChangeType', ['upgrade', 'downgrade', 'expiry'], 'How a member moved between tiers');
+export type TierChangeType = EnumValue<typeof TierChangeType>;
 
 /** One move of a member between tiers; `fromTier` and `toTier` are resolved fields (null: no tier). */
 @ObjectType('TierHistoryItem')

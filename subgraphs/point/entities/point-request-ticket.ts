@@ -1,20 +1,14 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 /** What a ticket asks for; a ticket never expires points. */
-export enum PointRequestActionType {
-  EARN = 'EARN',
-  SPEND = 'SPEND',
-}
-registerEnumType(PointRequestActionType, { name: 'PointRequestActionType' });
+export const PointRequestActionType = graphqlEnum('PointRequestActionType', ['EARN', 'SPEND']);
+export type PointRequestActionType = EnumValue<typeof PointRequestActionType>;
 
-export enum PointRequestStatus {
-  pending = 'pending',
-  approved = 'approved',
-  rejected = 'rejected',
-}
-registerEnumType(PointRequestStatus, { name: 'PointRequestStatus' });
+export const PointRequestStatus = graphqlEnum('PointRequestStatus', ['pending', 'approved', 'rejected']);
+export type PointRequestStatus = EnumValue<typeof PointRequestStatus>;
 
 /**
  * A request to earn or spend points for a member, waiting for a reviewer. Approving it writes the

@@ -1,21 +1,13 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum PointActionType {
-  EARN = 'EARN',
-  SPEND = 'SPEND',
-  EXPIRE = 'EXPIRE',
-}
-registerEnumType(PointActionType, { name: 'PointActionType' });
+export const PointActionType = graphqlEnum('PointActionType', ['EARN', 'SPEND', 'EXPIRE']);
+export type PointActionType = EnumValue<typeof PointActionType>;
 
-export enum PointSource {
-  Manual = 'Manual',
-  Reward = 'Reward',
-  Campaign = 'Campaign',
-  Purchase = 'Purchase',
-}
-registerEnumType(PointSource, { name: 'PointSource' });
+export const PointSource = graphqlEnum('PointSource', ['Manual', 'Reward', 'Campaign', 'Purchase']);
+export type PointSource = EnumValue<typeof PointSource>;
 
 /**
  * One ledger entry. Append-only: written with the balance change in one transaction, never updated.

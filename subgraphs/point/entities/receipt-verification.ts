@@ -1,14 +1,10 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
-export enum ReceiptVerificationStatus {
-  PENDING = 'PENDING',
-  PROCESSING = 'PROCESSING',
-  APPROVED = 'APPROVED',
-  REJECTED = 'REJECTED',
-}
-registerEnumType(ReceiptVerificationStatus, { name: 'ReceiptVerificationStatus' });
+export const ReceiptVerificationStatus = graphqlEnum('ReceiptVerificationStatus', ['PENDING', 'PROCESSING', 'APPROVED', 'REJECTED']);
+export type ReceiptVerificationStatus = EnumValue<typeof ReceiptVerificationStatus>;
 
 /**
  * A receipt a member sent for points: opened `PENDING` with its image, then approved (once: the

@@ -1,8 +1,9 @@
 import { ArrayMaxSize, IsEnum, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointActionType, PointSource } from '../entities/point-transaction';
 import { HasTwoDecimals } from '../../../core/validation';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 export const MAX_POINTS = 1_000_000_000_000;
 
@@ -33,11 +34,8 @@ export class PointBalance {
   @Field(() => Float) purchaseAmount: string;
 }
 
-export enum BalanceFormat {
-  earn = 'earn',
-  burn = 'burn',
-}
-registerEnumType(BalanceFormat, { name: 'BalanceFormat', description: 'earn: points earned in the window; burn: points spent' });
+export const BalanceFormat = graphqlEnum('BalanceFormat', ['earn', 'burn'], 'earn: points earned in the window; burn: points spent');
+export type BalanceFormat = EnumValue<typeof BalanceFormat>;
 
 @ArgsType()
 export class BalanceWindowArgs {
