@@ -1,15 +1,5 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import {
-  ASTVisitor,
-  FragmentDefinitionNode,
-  GraphQLError,
-  Kind,
-  OperationDefinitionNode,
-  SelectionSetNode,
-  ValidationContext,
-  ValidationRule,
-  parse,
-} from 'graphql';
+import { ASTVisitor, FragmentDefinitionNode, GraphQLError, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, ValidationRule, parse } from 'graphql';
 import { ONCE_PER_REQUEST_TAG } from '../core/graphql/once-per-request';
 
 /** Limits every operation sent to the gateway must stay within; the REST operations stay well inside. */

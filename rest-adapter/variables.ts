@@ -1,18 +1,4 @@
-import {
-  coerceInputValue,
-  DocumentNode,
-  getNamedType,
-  GraphQLInputType,
-  GraphQLSchema,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  Kind,
-  OperationDefinitionNode,
-  typeFromAST,
-} from 'graphql';
+import { coerceInputValue, DocumentNode, getNamedType, GraphQLInputType, GraphQLSchema, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, Kind, OperationDefinitionNode, typeFromAST } from 'graphql';
 import { FieldError } from '../core/errors';
 
 /**

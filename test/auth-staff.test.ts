@@ -476,16 +476,19 @@ describe('DELETE /staffs/:id', () => {
 });
 
 describe('access control', () => {
+  /** Every staff-management endpoint, on the given staff member, with the given body for writes. */
+  const managementCalls = (id: string, body: Record<string, unknown>): Array<[string, string, unknown?]> => [
+    ['GET', STAFFS],
+    ['GET', `${STAFFS}/${id}`],
+    ['POST', STAFFS, body],
+    ['PUT', `${STAFFS}/${id}`, { ...body, firstname: 'Changed' }],
+    ['DELETE', `${STAFFS}/${id}`],
+  ];
+
   it('answers 401 on every staff-management endpoint without a token or with a forged one', async () => {
     const staff = await create();
     const body = newStaff();
-    const calls: Array<[string, string, unknown?]> = [
-      ['GET', STAFFS],
-      ['GET', `${STAFFS}/${staff.id}`],
-      ['POST', STAFFS, body],
-      ['PUT', `${STAFFS}/${staff.id}`, { ...body, firstname: 'Changed' }],
-      ['DELETE', `${STAFFS}/${staff.id}`],
-    ];
+    const calls = managementCalls(staff.id, body);
     for (const token of [undefined, `${admin.token}x`, 'not-a-jwt']) {
       for (const [method, path, payload] of calls) {
         const response = await platform.api(method, path, { token, body: payload });
@@ -502,13 +505,7 @@ describe('access control', () => {
     const marketing = await platform.createStaff('marketing');
     const staff = await create();
     const body = newStaff();
-    const calls: Array<[string, string, unknown?]> = [
-      ['GET', STAFFS],
-      ['GET', `${STAFFS}/${staff.id}`],
-      ['POST', STAFFS, body],
-      ['PUT', `${STAFFS}/${staff.id}`, { ...body, firstname: 'Changed' }],
-      ['DELETE', `${STAFFS}/${staff.id}`],
-    ];
+    const calls = managementCalls(staff.id, body);
     for (const [method, path, payload] of calls) {
       const response = await platform.api(method, path, { token: marketing.token, body: payload });
       expect([method, path, response.status]).toEqual([method, path, 403]);

@@ -7,15 +7,7 @@ import { PageType } from '../../../core/pagination';
 import { AuthContext } from '../context';
 import { AUTH } from '../contract';
 import { Member } from '../entities/member';
-import {
-  ChatappProfileInput,
-  CreateMemberDirectInput,
-  MemberDirectUpdateInput,
-  MemberIdArgs,
-  MemberIdsArgs,
-  MemberListArgs,
-  MemberProfileInput,
-} from '../types/member.inputs';
+import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, MemberIdArgs, MemberIdsArgs, MemberListArgs, MemberProfileInput } from '../types/member.inputs';
 import { MemberQrCode } from '../types/member.types';
 import { ChatappLoginArgs, MemberLogin } from '../types/session.types';
 

@@ -7,13 +7,7 @@ import { recordEvent } from '../../../core/events/outbox-event';
 import { AuthDeps } from '../auth-deps';
 import { Gender, Member, MemberStatus } from '../entities/member';
 import { AUTH } from '../contract';
-import {
-  ChatappProfileInput,
-  CreateMemberDirectInput,
-  MemberDirectUpdateInput,
-  MemberListArgs,
-  MemberProfileInput,
-} from '../types/member.inputs';
+import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, MemberListArgs, MemberProfileInput } from '../types/member.inputs';
 import { MemberQrCode } from '../types/member.types';
 import { MemberLogin, MemberLoginStatus } from '../types/session.types';
 import { memberPrincipal, SessionService } from './session.service';

@@ -1,20 +1,4 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEnum,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsLatitude,
-  IsLongitude,
-  IsOptional,
-  IsString,
-  IsUrl,
-  IsUUID,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsIn, IsInt, IsISO8601, IsLatitude, IsLongitude, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { Gender, MemberStatus } from '../entities/member';

@@ -9,18 +9,7 @@ import { CLUSTER } from '../contract';
 import { InterestCategory } from '../entities/interest-category';
 import { Segment } from '../entities/segment';
 import { MemberReference } from '../types/member.type';
-import {
-  CreateSegmentInput,
-  InterestCategoryInput,
-  SegmentListArgs,
-  SegmentMember,
-  SegmentMemberListArgs,
-  SegmentMembersArgs,
-  SegmentMembershipChange,
-  SetMyInterestsArgs,
-  UpdateInterestCategoryInput,
-  UpdateSegmentInput,
-} from '../types/segment.types';
+import { CreateSegmentInput, InterestCategoryInput, SegmentListArgs, SegmentMember, SegmentMemberListArgs, SegmentMembersArgs, SegmentMembershipChange, SetMyInterestsArgs, UpdateInterestCategoryInput, UpdateSegmentInput } from '../types/segment.types';
 import { MemberIdArgs } from '../types/tier-projection.types';
 
 const SegmentPage = PageType(Segment, 'Segment');

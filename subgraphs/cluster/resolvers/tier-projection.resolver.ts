@@ -10,16 +10,7 @@ import { Tier } from '../entities/tier';
 import { TierHistory } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
 import { MemberReference } from '../types/member.type';
-import {
-  AssignTierInput,
-  MemberIdArgs,
-  TierHistoryArgs,
-  TierProjectionListArgs,
-  TierProjectionUpdate,
-  TierYearArgs,
-  TierYearlySummary,
-  UpdateTierProjectionInput,
-} from '../types/tier-projection.types';
+import { AssignTierInput, MemberIdArgs, TierHistoryArgs, TierProjectionListArgs, TierProjectionUpdate, TierYearArgs, TierYearlySummary, UpdateTierProjectionInput } from '../types/tier-projection.types';
 
 const TierProjectionPage = PageType(TierProjection, 'TierProjection');
 const TierHistoryPage = PageType(TierHistory, 'TierHistoryItem');

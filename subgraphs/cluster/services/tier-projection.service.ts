@@ -8,14 +8,7 @@ import { containsAny } from '../../../core/search';
 import { Tier } from '../entities/tier';
 import { TierChangeType, TierHistory } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
-import {
-  AssignTierInput,
-  TierHistoryArgs,
-  TierProjectionListArgs,
-  TierProjectionUpdate,
-  TierYearlySummary,
-  UpdateTierProjectionInput,
-} from '../types/tier-projection.types';
+import { AssignTierInput, TierHistoryArgs, TierProjectionListArgs, TierProjectionUpdate, TierYearlySummary, UpdateTierProjectionInput } from '../types/tier-projection.types';
 import { recordTierChange } from './tier-change';
 
 const PROJECTION = 'Tier projection';

@@ -1,19 +1,5 @@
 import { CatalogSearchArgs, DescribedUpdateInput, DescribedWriteInput, NameCreateInput, NameUpdateInput } from '../../../core/catalog/catalog-inputs';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsEnum,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { SegmentType } from '../entities/segment';

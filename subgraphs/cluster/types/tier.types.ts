@@ -1,21 +1,7 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { CatalogListArgs, DescribedWriteInput, RequiredDescriptionCreateInput, RequiredDescriptionUpdateInput } from '../../../core/catalog/catalog-inputs';
-import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
+import { AreUploadedUrls, given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
 
 /** Levels are small integers; the cap keeps them inside Postgres int. */
 export const MAX_TIER_LEVEL = 1_000_000_000;
@@ -67,11 +53,7 @@ export class CreateTierInput extends RequiredDescriptionCreateInput {
   @ValidateNested({ each: true })
   benefit?: TierBenefitInput[];
   @Field(() => [String], { nullable: true, description: 'Uploaded benefit logos, given in order to the benefit items without imageUrl' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_BENEFITS)
-  @IsHttpUrl({ each: true })
-  @MaxLength(2048, { each: true })
+  @AreUploadedUrls(MAX_BENEFITS)
   benefitLogoUrls?: string[];
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isSpecial?: boolean;
@@ -97,11 +79,7 @@ export class UpdateTierInput extends RequiredDescriptionUpdateInput {
   @ValidateNested({ each: true })
   benefit?: TierBenefitInput[];
   @Field(() => [String], { nullable: true, description: 'Uploaded benefit logos, given in order to the benefit items without imageUrl' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_BENEFITS)
-  @IsHttpUrl({ each: true })
-  @MaxLength(2048, { each: true })
+  @AreUploadedUrls(MAX_BENEFITS)
   benefitLogoUrls?: string[];
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isSpecial')) @IsBoolean() isSpecial?: boolean;

@@ -6,16 +6,7 @@ import { PointContext } from '../context';
 import { POINT } from '../contract';
 import { PointTransaction } from '../entities/point-transaction';
 import { MemberReference } from '../types/member.type';
-import {
-  BalanceWindowArgs,
-  DailySummaryArgs,
-  DailySummaryItem,
-  HistoryArgs,
-  IdempotencyArgs,
-  MemberBalanceArgs,
-  PointBalance,
-  PointMovementInput,
-} from '../types/point.types';
+import { BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, IdempotencyArgs, MemberBalanceArgs, PointBalance, PointMovementInput } from '../types/point.types';
 
 const PointTransactionPage = PageType(PointTransaction, 'PointTransaction');
 

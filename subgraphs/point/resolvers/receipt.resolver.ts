@@ -9,15 +9,7 @@ import { POINT } from '../contract';
 import { PointShopRule } from '../entities/point-shop-rule';
 import { ReceiptVerification } from '../entities/receipt-verification';
 import { MemberReference } from '../types/member.type';
-import {
-  AutomaticReceiptVerificationInput,
-  ManualReceiptReviewInput,
-  MyReceiptListArgs,
-  MyReceiptSubmissionArgs,
-  ReceiptListArgs,
-  ReceiptSubmissionArgs,
-  ReceiptVerificationStats,
-} from '../types/receipt.types';
+import { AutomaticReceiptVerificationInput, ManualReceiptReviewInput, MyReceiptListArgs, MyReceiptSubmissionArgs, ReceiptListArgs, ReceiptSubmissionArgs, ReceiptVerificationStats } from '../types/receipt.types';
 
 const ReceiptVerificationPage = PageType(ReceiptVerification, 'ReceiptVerification');
 
