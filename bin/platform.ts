@@ -6,7 +6,7 @@ import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
-import { RunningServer } from '../core/http';
+import { OperationExecutor, RunningGraphqlServer } from '../core/graphql-http';
 import { startDomain } from '../core/module';
 import { MODULES } from '../subgraphs/registry';
 
@@ -31,13 +31,16 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
   const contracts = MODULES.map((module) => module.contract);
-  const domains: RunningServer[] = [];
+  const domains: RunningGraphqlServer[] = [];
   const subgraphUrls: Record<string, string> = {};
+  const localSubgraphs: Record<string, OperationExecutor> = {};
   for (const module of MODULES) {
     const domain = await startDomain(module, config, database.url, logger(module.contract.name), contracts);
     domains.push(domain);
     subgraphUrls[module.contract.name] = `http://127.0.0.1:${domain.port}/graphql`;
+    localSubgraphs[module.contract.name] = domain.execute;
   }
+  const inProcess = config.colocatedTransport === 'in-process';
   const supergraphSdl = readSupergraphSdl();
   const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
   const gateway = await startGateway({
@@ -45,12 +48,19 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     port: config.gatewayPort,
     host: config.hosts.gateway,
     subgraphUrls,
+    localSubgraphs: inProcess ? localSubgraphs : undefined,
     logger: logger('gateway'),
     rateLimiter,
     supergraphSdl,
   });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
-  const app = createRestApp({ config: { ...config, gatewayUrl }, apiSchema: apiSchemaOf(supergraphSdl), logger: logger('rest'), rateLimiter });
+  const app = createRestApp({
+    config: { ...config, gatewayUrl },
+    apiSchema: apiSchemaOf(supergraphSdl),
+    logger: logger('rest'),
+    rateLimiter,
+    gateway: inProcess ? gateway.execute : undefined,
+  });
   const rest = await listen(app, config.port, config.hosts.rest);
   return {
     restUrl: `http://127.0.0.1:${rest.port}`,

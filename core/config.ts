@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SCRYPT_COST } from './auth/secrets';
 
@@ -31,6 +32,10 @@ export interface Config {
   trustProxy: TrustProxy;
   /** GraphQL introspection on the gateway: off when NODE_ENV=production unless GRAPHQL_INTROSPECTION=true. */
   introspection: boolean;
+  /** How parts sharing a process reach each other (COLOCATED_TRANSPORT): by calling them, or over HTTP as when apart. */
+  colocatedTransport: 'in-process' | 'http';
+  /** How many processes `npm start` runs the platform in (WORKERS; one per core by default). */
+  workers: number;
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
 }
@@ -221,6 +226,11 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
   const internal = internalSecret(env, secret, problems);
   const trustProxy = parseTrustProxy(env, problems);
   const introspection = parseBoolean(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production', problems);
+  const workers = parsePositiveInt(env, 'WORKERS', availableParallelism(), problems);
+  const colocatedTransport = env.COLOCATED_TRANSPORT || 'in-process';
+  if (colocatedTransport !== 'in-process' && colocatedTransport !== 'http') {
+    problems.push(`COLOCATED_TRANSPORT must be in-process or http, got "${colocatedTransport}"`);
+  }
   const passwordScryptCost = parsePositiveInt(env, 'PASSWORD_SCRYPT_COST', DEFAULT_SCRYPT_COST, problems);
   if (passwordScryptCost < 1024 || passwordScryptCost > 2 ** 20 || (passwordScryptCost & (passwordScryptCost - 1)) !== 0) {
     problems.push(`PASSWORD_SCRYPT_COST must be a power of two from 1024 to 1048576, got "${env.PASSWORD_SCRYPT_COST}"`);
@@ -247,6 +257,8 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     rateLimit,
     trustProxy,
     introspection,
+    colocatedTransport: colocatedTransport === 'http' ? 'http' : 'in-process',
+    workers,
     passwordScryptCost,
   };
 }

@@ -1,13 +1,41 @@
 import { ApolloServer, BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { Express, Request, RequestHandler } from 'express';
+import express, { Express, RequestHandler } from 'express';
+import { GraphQLFormattedError } from 'graphql';
+import { randomUUID } from 'node:crypto';
 import { Server } from 'node:http';
 import { listenServer, RunningServer } from './http';
+import { REQUEST_ID_HEADER } from './logger';
+
+/** Who sent an operation: the Bearer header it carried and its request id. */
+export interface Caller {
+  authorization?: string;
+  requestId: string;
+}
+
+export interface GraphqlOperation {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+export interface GraphqlAnswer {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+}
+
+/** Runs an operation for a caller: over HTTP, or in the same process as the server that owns it. */
+export type OperationExecutor = (operation: GraphqlOperation, caller: Caller) => Promise<GraphqlAnswer>;
+
+/** A GraphQL server that also runs operations in-process for parts sharing its process. */
+export interface RunningGraphqlServer extends RunningServer {
+  execute: OperationExecutor;
+}
 
 export interface GraphqlServing<TContext> {
   port: number;
   host: string;
-  context: (req: Request) => Promise<TContext>;
+  context: (caller: Caller) => Promise<TContext>;
   /** Runs before the body is read: refuses callers (internal credential, rate limit). */
   guard?: RequestHandler;
 }
@@ -18,19 +46,27 @@ export const MAX_GRAPHQL_REQUEST_BYTES = 1024 * 1024;
 export const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 
 /**
- * Starts an Apollo server, mounts it at /graphql with /healthz beside it, and listens.
- * `close` drains: Apollo stops the HTTP server once in-flight operations are done.
+ * Starts an Apollo server, mounts it at /graphql with /healthz beside it, and listens. Operations run
+ * in-process (`execute`) take the same pipeline (cached parsing and validation, plugins, error
+ * formatting) without the HTTP hop. `close` drains: Apollo stops the HTTP server once in-flight
+ * operations are done.
  */
 export async function serveGraphql<TContext extends BaseContext>(
   apollo: ApolloServer<TContext>,
   app: Express,
   httpServer: Server,
   serving: GraphqlServing<TContext>,
-): Promise<RunningServer> {
+): Promise<RunningGraphqlServer> {
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
-  app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: ({ req }) => serving.context(req) }));
+  const contextOf = ({ req }: { req: express.Request }) => serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID() });
+  app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: contextOf }));
   const running = await listenServer(httpServer, serving.port, serving.host);
-  return { ...running, close: () => apollo.stop() };
+  const execute: OperationExecutor = async (operation, caller) => {
+    const response = await apollo.executeOperation(operation, { contextValue: await serving.context(caller) });
+    if (response.body.kind !== 'single') throw new Error('Incremental delivery is not served in-process');
+    return response.body.singleResult;
+  };
+  return { ...running, close: () => apollo.stop(), execute };
 }

@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Logger } from './logger';
 
@@ -18,10 +18,17 @@ export function listenServer(server: Server, port: number, host = '127.0.0.1'): 
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
+    let closing = false;
+    // A request that still arrives on a kept-alive connection while the server closes is answered, and
+    // its connection closed after it, so that nothing reaches the parts behind once close resolves.
+    server.on('request', (_request, response: ServerResponse) => {
+      if (closing && !response.headersSent) response.setHeader('connection', 'close');
+    });
     server.listen(port, host, () => {
       // Keep-alive connections that finish their last request while we wait are closed as they go idle.
       const close = () =>
         new Promise<void>((done) => {
+          closing = true;
           const sweep = setInterval(() => server.closeIdleConnections(), 50);
           server.close(() => {
             clearInterval(sweep);

@@ -7,7 +7,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** Structured JSON logs; every part names itself in `service`. */
 export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
-  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return pino({ level, base: { service, pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
 
 /** At debug level, one log line per GraphQL operation with the request id it carried. */

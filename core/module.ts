@@ -10,7 +10,7 @@ import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
 import { startOutboxRelay } from './events/outbox-relay';
-import { RunningServer } from './http';
+import { RunningGraphqlServer } from './graphql-http';
 import { Logger } from './logger';
 import { BuiltSubgraph, buildSubgraph, ReferenceResolvers } from './subgraph';
 import { startSubgraphServer, subgraphServing } from './subgraph-server';
@@ -130,7 +130,7 @@ export async function startDomain(
   databaseUrl: string,
   logger: Logger,
   contracts: readonly DomainContract[],
-): Promise<RunningServer> {
+): Promise<RunningGraphqlServer> {
   const { name } = module.contract;
   const domain = config.domains[name];
   if (!domain) throw new Error(`The configuration has no settings for domain "${name}"`);

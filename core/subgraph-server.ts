@@ -13,8 +13,7 @@ import { AccessTokens } from './auth/jwt';
 import { Config } from './config';
 import { RequestContext } from './context';
 import { errorLogPlugin, formatGraphqlError } from './graphql-errors';
-import { MAX_WS_MESSAGE_BYTES, serveGraphql } from './graphql-http';
-import { RunningServer } from './http';
+import { MAX_WS_MESSAGE_BYTES, RunningGraphqlServer, serveGraphql } from './graphql-http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
 import { BuiltSubgraph } from './subgraph';
 
@@ -42,7 +41,7 @@ export function subgraphServing(config: Config, name: string): Pick<SubgraphServ
  * gateway only (the internal credential). Each request gets its own unit of work and the caller's
  * principal from the forwarded Bearer token.
  */
-export async function startSubgraphServer(options: SubgraphServerOptions): Promise<RunningServer> {
+export async function startSubgraphServer(options: SubgraphServerOptions): Promise<RunningGraphqlServer> {
   const { subgraph, orm, tokens, logger, internal } = options;
   const contextFor = async (authorization: string | undefined, requestId: string | undefined): Promise<RequestContext> => {
     const id = requestId || randomUUID();
@@ -85,7 +84,7 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
   return serveGraphql(apollo, app, httpServer, {
     port: options.port,
     host: options.host,
-    context: (req) => contextFor(req.headers.authorization, req.get(REQUEST_ID_HEADER)),
+    context: (caller) => contextFor(caller.authorization, caller.requestId),
     guard: (req, res, next) => {
       if (internal.matches(req.get(INTERNAL_CREDENTIAL_HEADER))) return next();
       res.status(403).json({ errors: [{ message: 'Forbidden: this endpoint serves the gateway only', extensions: { code: 'FORBIDDEN' } }] });

@@ -2,18 +2,17 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { RequestHandler } from 'express';
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
 import { errorLogPlugin, formatGraphqlError } from '../core/graphql-errors';
-import { serveGraphql } from '../core/graphql-http';
-import { RunningServer } from '../core/http';
-import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from '../core/logger';
+import { OperationExecutor, RunningGraphqlServer, serveGraphql } from '../core/graphql-http';
+import { Logger, operationLogPlugin } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
+import { InProcessDataSource } from './in-process-data-source';
 import { operationProtection } from './operation-limits';
 import { attachSubscriptionForwarder } from './subscriptions';
 
@@ -22,6 +21,8 @@ export interface GatewayOptions {
   port: number;
   host: string;
   subgraphUrls: Record<string, string>;
+  /** Subgraphs in this process: reached by calling them, not over HTTP. */
+  localSubgraphs?: Record<string, OperationExecutor>;
   logger: Logger;
   /** Shared with the REST adapters and other gateways (PostgreSQL). */
   rateLimiter: CallerRateLimiter;
@@ -33,13 +34,15 @@ export interface GatewayOptions {
  * graphql-ws. It protects itself as the REST adapter does: per-caller rate limits, operation limits
  * (depth, aliases, cost, root fields, once-per-request mutations), introspection off in production.
  */
-export async function startGateway(options: GatewayOptions): Promise<RunningServer> {
+export async function startGateway(options: GatewayOptions): Promise<RunningGraphqlServer> {
   const { config } = options;
   const supergraphSdl = options.supergraphSdl ?? readSupergraphSdl();
   const internal = new InternalCredential(config.internalSecret);
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
+      const local = options.localSubgraphs?.[name];
+      if (local) return new InProcessDataSource(local);
       const url = options.subgraphUrls[name];
       if (!url) throw new Error(`No URL configured for subgraph "${name}"`);
       return new ForwardingDataSource({ url, internal });
@@ -76,10 +79,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     port: options.port,
     host: options.host,
     guard: rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret), internal),
-    context: async (req) => ({
-      authorization: req.headers.authorization,
-      requestId: req.get(REQUEST_ID_HEADER) || randomUUID(),
-    }),
+    context: async (caller) => caller,
   });
 }
 

@@ -6,11 +6,12 @@ import { InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
 import { AppError, forbidden, STATUS_BY_CODE, validationError } from '../core/errors';
+import { OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
-import { GatewayClient } from './gateway-client';
+import { gatewayOverHttp } from './gateway-client';
 import { OPERATIONS } from './operations';
 import { Access, defaultVariables, Route, RouteInput } from './route';
 import { ROUTES } from './routes';
@@ -24,6 +25,8 @@ export interface RestAppOptions {
   logger: Logger;
   /** Shared with the other adapters and gateways (PostgreSQL). */
   rateLimiter: CallerRateLimiter;
+  /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
+  gateway?: OperationExecutor;
   routes?: Route[];
   storage?: LocalFileStorage;
 }
@@ -31,15 +34,14 @@ export interface RestAppOptions {
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
 export function createRestApp(options: RestAppOptions): Express {
   const { config, logger } = options;
-  const gateway = new GatewayClient(config.gatewayUrl, new InternalCredential(config.internalSecret));
+  const gateway = options.gateway ?? gatewayOverHttp(config.gatewayUrl, new InternalCredential(config.internalSecret));
   const storage = options.storage ?? new LocalFileStorage(join(config.dataDir, 'uploads'), config.publicUrl);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(requestContext(logger));
   app.get('/healthz', async (_req, res) => {
-    const healthy = await gateway
-      .execute(OPERATIONS.Health, {}, undefined, res.locals.requestId)
+    const healthy = await gateway({ query: OPERATIONS.Health }, { requestId: res.locals.requestId })
       .then((result) => result.data?.health !== undefined && !result.errors)
       .catch(() => false);
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
@@ -62,7 +64,7 @@ export function createRestApp(options: RestAppOptions): Express {
   return app;
 }
 
-function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayClient, storage: FileStorage): RequestHandler {
+function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: OperationExecutor, storage: FileStorage): RequestHandler {
   const document = OPERATIONS[route.operation];
   if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
   const variables = new OperationVariables(apiSchema, parse(document));
@@ -79,7 +81,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: GatewayCl
       };
       const { values, errors } = variables.coerce((route.variables ?? defaultVariables)(input));
       if (errors.length > 0) throw validationError(errors);
-      const result = await gateway.execute(document, values, req.headers.authorization, res.locals.requestId);
+      const result = await gateway({ query: document, variables: values }, { authorization: req.headers.authorization, requestId: res.locals.requestId });
       if (result.errors?.length || !result.data) {
         await discardUploads(res, storage);
         const first = result.errors?.[0] ?? { message: 'Empty answer from the gateway' };

@@ -1,7 +1,10 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { createSecretKey, KeyObject } from 'node:crypto';
 import { Principal, PrincipalKind } from './principal';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+/** How many verified tokens each part remembers (oldest forgotten first). */
+const VERIFIED_TOKENS_KEPT = 10_000;
 /** Who issues the platform's access tokens (the auth subgraph) and who accepts them (every part of the platform). */
 export const ACCESS_TOKEN_ISSUER = 'loyalty-platform';
 export const ACCESS_TOKEN_AUDIENCE = 'loyalty-platform-api';
@@ -17,10 +20,13 @@ interface AccessClaims {
  * checked, so that a token signed with the same secret for another purpose is not taken for one.
  */
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  /** A KeyObject made once: jose would import a raw key into WebCrypto on every verification. */
+  private readonly key: KeyObject;
+  /** Tokens verified lately, until they expire: the same token is checked at every hop and on every request of a session. */
+  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
 
   constructor(secret: string) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   sign(principal: Principal, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
@@ -35,17 +41,28 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The principal of a valid token, or undefined for a missing, malformed, forged or expired one. */
+  /**
+   * The principal of a valid token, or undefined for a missing, malformed, forged or expired one. A
+   * token's claims never change, so a verified token is remembered (a bounded map) until it expires.
+   */
   async verify(token: string | undefined): Promise<Principal | undefined> {
     if (!token) return undefined;
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expiresAt > Date.now()) return known.principal;
+      this.verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify<AccessClaims>(token, this.key, {
         algorithms: ['HS256'],
         issuer: ACCESS_TOKEN_ISSUER,
         audience: ACCESS_TOKEN_AUDIENCE,
       });
-      if (!payload.sub || !payload.typ) return undefined;
-      return new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? []);
+      if (!payload.sub || !payload.typ || !payload.exp) return undefined;
+      const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? []);
+      if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, { principal, expiresAt: payload.exp * 1000 });
+      return principal;
     } catch {
       return undefined;
     }

@@ -1,5 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
+import { recordIdsAmong } from '../../core/ids';
+import { Member } from './entities/member';
 import { AuthDeps } from './auth-deps';
 import { ApiKeyService } from './services/api-key.service';
 import { ConsentService } from './services/consent.service';
@@ -19,6 +22,11 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     members: new MemberService(em, deps),
     roles: new RoleService(em),
     consents: new ConsentService(em),
+    /** Federation's Member references: the representations of one fetch cost one query. */
+    memberReferences: new BatchLoader(
+      async (ids: string[]) => new Map((await em.find(Member, { id: { $in: recordIdsAmong(ids) }, deletedAt: null })).map((member) => [member.id, member])),
+      null,
+    ),
   };
 }
 

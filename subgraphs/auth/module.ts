@@ -1,12 +1,11 @@
 import { AccessTokens } from '../../core/auth/jwt';
 import { PasswordHasher } from '../../core/auth/secrets';
-import { RequestContext } from '../../core/context';
 import { createMailer } from '../../core/messaging/mailer';
 import { createSmsSender } from '../../core/messaging/sms';
 import { defineModule } from '../../core/module';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
-import { authServices } from './context';
+import { AuthContext, authServices } from './context';
 import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
@@ -39,7 +38,7 @@ export const authModule = defineModule({
   migrations: authMigrations,
   resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver],
   referenceResolvers: {
-    Member: { __resolveReference: (reference: { id: string }, ctx: RequestContext) => ctx.em.findOne(Member, { id: reference.id, deletedAt: null }) },
+    Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
   environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST'],
   deps: ({ config, logger }): AuthDeps => ({

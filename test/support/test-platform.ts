@@ -86,6 +86,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
     // Production hashes at the OWASP cost (2^17, about 0.4 s each); tests create hundreds of staff members.
     PASSWORD_SCRYPT_COST: '1024',
+    // CI runs the end-to-end suites twice: parts calling each other in-process (the default) and over HTTP.
+    COLOCATED_TRANSPORT: process.env.COLOCATED_TRANSPORT ?? 'in-process',
     ...env,
   });
   const platform = await startPlatform(config, { logDestination, rateLimitNamespace: unique('rl') });

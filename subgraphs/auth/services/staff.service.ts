@@ -109,17 +109,14 @@ export class StaffService {
   /** BOOTSTRAP_ADMIN_*: the first start creates an active admin when no staff exists yet. */
   async bootstrapAdmin(email: string, password: string): Promise<Staff | undefined> {
     if ((await this.em.count(Staff, {})) > 0) return undefined;
-    const role = await this.em.findOneOrFail(Role, { key: 'admin' });
-    const staff = this.em.create(Staff, {
-      email: email.toLowerCase(),
-      firstname: 'Admin',
-      lastname: 'Bootstrap',
-      role,
-      status: StaffStatus.ACTIVE,
-      passwordHash: await this.deps.passwords.hash(password),
+    const passwordHash = await this.deps.passwords.hash(password);
+    // Instances starting together (workers, replicas) take turns: only the first finds no staff.
+    return this.em.transactional(async (em) => {
+      await em.execute(`select pg_advisory_xact_lock(hashtext('auth:bootstrap-admin'))`);
+      if ((await em.count(Staff, {})) > 0) return undefined;
+      const role = await em.findOneOrFail(Role, { key: 'admin' });
+      return em.create(Staff, { email: email.toLowerCase(), firstname: 'Admin', lastname: 'Bootstrap', role, status: StaffStatus.ACTIVE, passwordHash });
     });
-    await this.em.flush();
-    return staff;
   }
 
   /**

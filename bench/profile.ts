@@ -1,0 +1,117 @@
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * `npm run bench:profile [path]`: runs the bench target (bench/serve.ts) under Node's CPU profiler,
+ * loads one REST path (GET /auth/api/staffs/me by default) for BENCH_DURATION seconds, and prints
+ * where the process spent its time: self time grouped by the part of the chain it belongs to (REST
+ * adapter, gateway planning and execution, subgraph execution, database driver, serialization, ...)
+ * and the costliest functions. The .cpuprofile stays in the printed directory (open it in Chrome
+ * DevTools or speedscope for a flame graph).
+ */
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Which part of the chain a frame belongs to, by its file: the first rule that matches wins. */
+const CATEGORIES: Array<[string, RegExp]> = [
+  ['idle / GC / program', /^\((idle|garbage collector|program|root)\)$/],
+  ['REST adapter (ours)', /\/rest-adapter\//],
+  ['gateway (ours)', /\/gateway\//],
+  ['core (ours)', /\/core\//],
+  ['subgraph code (ours)', /\/subgraphs\//],
+  ['Apollo gateway + query planner', /@apollo\/(gateway|query-planner|federation-internals|composition)/],
+  ['Apollo server', /@apollo\/(server|utils|subgraph)|@as-integrations/],
+  ['GraphQL Armor', /@escape\.tech/],
+  ['graphql-js (parse, validate, execute)', /\/graphql\//],
+  ['type-graphql + class-validator', /type-graphql|class-validator|class-transformer|validator\//],
+  ['MikroORM + knex', /@mikro-orm|\/knex\//],
+  ['pg driver', /\/pg(-protocol|-pool|-types)?\//],
+  ['express + body parsing', /express|body-parser|router|raw-body|iconv|qs\/|cookie/],
+  ['rate limiter', /rate-limiter-flexible/],
+  ['jose (JWT)', /\/jose\//],
+  ['pino (logs)', /pino|sonic-boom|thread-stream/],
+  ['node:http, net, streams', /^node:(_http|http|net|stream|internal\/(http|streams|stream_base))|^node:internal\/(http|net)/],
+  ['node: other internals', /^node:/],
+  ['other dependencies', /node_modules/],
+];
+
+function categoryOf(node: ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  const key = url || `(${functionName.replace(/[()]/g, '')})`;
+  if (!url && /JSON|stringify|parse/i.test(functionName)) return 'JSON (de)serialization';
+  for (const [name, pattern] of CATEGORIES) if (pattern.test(key)) return name;
+  return url ? 'other' : 'native / V8 builtins';
+}
+
+function summarize(profile: CpuProfile, top = 25): string {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  const total = [...self.values()].reduce((sum, value) => sum + value, 0);
+  const busy = [...self.entries()].filter(([id]) => !/^\((idle|program)\)$/.test(byId.get(id)!.callFrame.functionName)).reduce((sum, [, value]) => sum + value, 0);
+  const categories = new Map<string, number>();
+  const functions = new Map<string, number>();
+  for (const [id, micros] of self) {
+    const node = byId.get(id)!;
+    const category = categoryOf(node);
+    categories.set(category, (categories.get(category) ?? 0) + micros);
+    const where = node.callFrame.url ? `${node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^.*\/work\/[^/]+\//, '')}:${node.callFrame.lineNumber + 1}` : '';
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${where}`;
+    functions.set(name, (functions.get(name) ?? 0) + micros);
+  }
+  const percent = (micros: number, of: number) => `${((100 * micros) / of).toFixed(1).padStart(5)}%`;
+  const lines = [`sampled ${(total / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s`, '', 'self time by part (share of all samples):'];
+  for (const [name, micros] of [...categories.entries()].sort((a, b) => b[1] - a[1])) lines.push(`  ${percent(micros, total)}  ${name}`);
+  lines.push('', `costliest functions (self time, share of busy time):`);
+  for (const [name, micros] of [...functions.entries()].filter(([name]) => !/^\((idle|program)\)/.test(name)).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`  ${percent(micros, busy)}  ${name}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const path = process.argv[2] ?? '/auth/api/staffs/me';
+  const duration = Number(process.env.BENCH_DURATION ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+  const directory = mkdtempSync(join(tmpdir(), 'loyalty-profile-'));
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${directory}`, '-r', '@swc-node/register', join(__dirname, 'serve.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  });
+  const target = await new Promise<{ restUrl: string; token: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench target exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+  });
+  child.removeAllListeners('exit');
+  const load = (seconds: number) =>
+    autocannon({ url: `${target.restUrl}${path}`, connections, duration: seconds, headers: { authorization: `Bearer ${target.token}` } });
+  await load(3);
+  const result = await load(duration);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile written in ${directory}`);
+  console.log(`GET ${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${connections} connections)`);
+  console.log(`profile: ${join(directory, file)} (includes start-up and warm-up)\n`);
+  console.log(summarize(JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,21 @@
+import { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { OperationExecutor } from '../core/graphql-http';
+import { GatewayContext } from './forwarding-data-source';
+
+/**
+ * Reaches a subgraph that shares the gateway's process by calling it: the same operation, caller
+ * and request id as over HTTP, without serializing, sending and parsing it twice.
+ */
+export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
+  constructor(private readonly execute: OperationExecutor) {}
+
+  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<GraphQLDataSource['process']> {
+    const { request } = options;
+    const caller: Partial<GatewayContext> = 'context' in options ? options.context : {};
+    const answer = await this.execute(
+      { query: request.query!, variables: request.variables as Record<string, unknown> | undefined, operationName: request.operationName },
+      { authorization: caller.authorization, requestId: caller.requestId ?? 'gateway' },
+    );
+    return answer as Awaited<ReturnType<GraphQLDataSource['process']>>;
+  }
+}

@@ -1,0 +1,103 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { useTempDirs } from './support/temp-dirs';
+
+const tempDir = useTempDirs('loyalty-workers-');
+let database: ScratchDatabase;
+let child: ChildProcess;
+const lines: Array<Record<string, any>> = [];
+
+/** Resolves with the first log line that matches, or fails when the process exits first or time runs out. */
+function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60_000): Promise<Record<string, any>> {
+  return new Promise((resolve, reject) => {
+    const found = lines.find(matches);
+    if (found) return resolve(found);
+    const timer = setTimeout(() => reject(new Error(`no matching log line within ${timeoutMs} ms`)), timeoutMs);
+    const onExit = (code: number | null) => reject(new Error(`npm start exited with ${code} before the log line`));
+    const check = () => {
+      const line = lines.find(matches);
+      if (!line) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve(line);
+    };
+    child.once('exit', onExit);
+    child.on('line', check);
+  });
+}
+
+/** A port nothing listens on now (workers share each port, so every part needs its own, not 0). */
+function freePort(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(String(port)));
+    });
+  });
+}
+
+beforeAll(async () => {
+  database = await createScratchDatabase('loyalty_workers');
+  const [port, gatewayPort, authPort, pointPort, clusterPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
+    env: {
+      ...process.env,
+      WORKERS: '2',
+      DATABASE_URL: database.url,
+      DATA_DIR: tempDir(),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      PORT: port,
+      GATEWAY_PORT: gatewayPort,
+      AUTH_PORT: authPort,
+      POINT_PORT: pointPort,
+      CLUSTER_PORT: clusterPort,
+      LOG_LEVEL: 'info',
+      PASSWORD_SCRYPT_COST: '1024',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    if (!text.startsWith('{')) return;
+    lines.push(JSON.parse(text));
+    child.emit('line');
+  });
+});
+
+afterAll(async () => {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  await database.drop();
+});
+
+it('runs the platform in one worker per WORKERS, serving requests from each, and stops them all on SIGTERM', async () => {
+  const ready = await logLine((line) => line.msg === 'platform ready');
+  await logLine((line) => line.msg === 'platform ready' && line.pid !== ready.pid);
+  const readyPids = new Set(lines.filter((line) => line.msg === 'platform ready').map((line) => line.pid));
+  expect(readyPids.size).toBe(2);
+
+  // The workers share the listening port: requests land on both.
+  const servedBy = new Set<number>();
+  for (let attempt = 0; attempt < 200 && servedBy.size < 2; attempt += 1) {
+    const requestId = `workers-${attempt}`;
+    const response = await fetch(`${ready.rest}/auth/api/consents/current`, { headers: { 'x-request-id': requestId, connection: 'close' } });
+    expect(response.status).toBe(200);
+    const served = await logLine((line) => line.msg === 'request' && line.reqId === requestId);
+    servedBy.add(served.pid);
+  }
+  expect(servedBy).toEqual(readyPids);
+
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  const stopped = lines.filter((line) => line.msg === 'stopped').map((line) => line.pid);
+  expect(new Set(stopped)).toEqual(new Set([...readyPids, child.pid]));
+}, 120_000);
