@@ -20,8 +20,9 @@ export function runPart(
     const logger = createLogger(name, config.logLevel);
     const database = await resolveDatabase(config);
     const server = await start(config, database.url, logger);
-    const { address } = server.server.address() as AddressInfo;
-    logger.info({ url: `http://${address}:${server.port}${path}` }, `${name} ready`);
+    const { address, family } = server.server.address() as AddressInfo;
+    const host = family === 'IPv6' ? `[${address}]` : address;
+    logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);
     onShutdown(logger, [server.close, database.stop]);
   })().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
