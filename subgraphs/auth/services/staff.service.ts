@@ -45,7 +45,7 @@ export class StaffService {
   }
 
   async get(id: string): Promise<Staff> {
-    const staff = await this.em.findOne(Staff, { id, deletedAt: null }, { populate: ['role'] });
+    const staff = await this.em.findOne(Staff, { id, deletedAt: null });
     if (!staff) throw notFound('Staff', id);
     return staff;
   }

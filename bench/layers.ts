@@ -1,0 +1,86 @@
+import { Agent, request } from 'node:http';
+import { listen } from '../core/http';
+import { openModuleOrm } from '../core/module';
+import { OPERATIONS } from '../rest-adapter/operations';
+import { Staff } from '../subgraphs/auth/entities/staff';
+import { moduleNamed } from '../subgraphs/registry';
+import { STAFF_SELECT, startBenchTarget } from './target';
+
+/**
+ * `npm run bench:layers`: where the time of GET /auth/api/staffs/me goes, layer by layer, in one
+ * process. Each layer runs the same read OPERATIONS times, IN_FLIGHT at a time, and reports the
+ * process's CPU time per operation (user + system, what limits the request rate on a busy machine)
+ * and the wall time per operation. A layer's own cost is its figure minus the layer below it.
+ */
+const OPERATIONS_PER_LAYER = Number(process.env.BENCH_OPERATIONS ?? 4000);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 10);
+
+interface LayerFigures {
+  cpuMicros: number;
+  wallMicros: number;
+}
+
+async function measure(operation: () => Promise<unknown>): Promise<LayerFigures> {
+  const runMany = async (count: number) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (next++ < count) await operation();
+    }));
+  };
+  await runMany(Math.ceil(OPERATIONS_PER_LAYER / 4)); // warm-up: JIT, caches, pooled connections
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await runMany(OPERATIONS_PER_LAYER);
+  const wall = Number(process.hrtime.bigint() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { cpuMicros: (used.user + used.system) / OPERATIONS_PER_LAYER, wallMicros: wall / OPERATIONS_PER_LAYER };
+}
+
+/** A GET over a keep-alive connection that must answer 200: the client's cost is the same for every HTTP layer. */
+function httpGetter(url: string, token: string): () => Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  return () =>
+    new Promise((resolve, reject) => {
+      request(url, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
+        response.resume();
+        response.once('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`${url} answered ${response.statusCode}`))));
+      })
+        .once('error', reject)
+        .end();
+    });
+}
+
+function mustSucceed(answer: { errors?: readonly unknown[]; data?: unknown }): void {
+  if (answer.errors?.length || !answer.data) throw new Error(`operation failed: ${JSON.stringify(answer.errors)}`);
+}
+
+async function main(): Promise<void> {
+  const { platform, pool, token, staffId, baseline } = await startBenchTarget();
+  const baselineServer = await listen(baseline, 0, '127.0.0.1');
+  const orm = await openModuleOrm(moduleNamed('auth')!, platform.databaseUrl);
+  const caller = { authorization: `Bearer ${token}`, requestId: 'bench-layers' };
+  const currentStaff = OPERATIONS.CurrentStaff;
+  const layers: Array<[string, () => Promise<unknown>]> = [
+    ['database: pg SELECT of the staff row', () => pool.query(STAFF_SELECT, [staffId])],
+    ['ORM: unit of work + findOne(Staff, populate role)', () => orm.em.fork().findOneOrFail(Staff, { id: staffId, deletedAt: null }, { populate: ['role'] })],
+    ['subgraph: auth executes currentStaff in-process', async () => mustSucceed(await platform.executors.subgraphs.auth({ query: currentStaff }, caller))],
+    ['gateway: plans and runs CurrentStaff in-process', async () => mustSucceed(await platform.executors.gateway({ query: currentStaff }, caller))],
+    ['REST over HTTP: GET /auth/api/staffs/me', httpGetter(`${platform.restUrl}/auth/api/staffs/me`, token)],
+    ['baseline over HTTP: express + jose + pg', httpGetter(`http://127.0.0.1:${baselineServer.port}/baseline/staffs/me`, token)],
+  ];
+  console.log(`GET /auth/api/staffs/me layer by layer: ${OPERATIONS_PER_LAYER} operations each, ${IN_FLIGHT} in flight, this process's CPU\n`);
+  console.log('layer                                                 cpu us/op   wall us/op');
+  for (const [name, operation] of layers) {
+    const figures = await measure(operation);
+    console.log(`${name.padEnd(52)} ${figures.cpuMicros.toFixed(0).padStart(10)} ${figures.wallMicros.toFixed(0).padStart(12)}`);
+  }
+  await orm.close();
+  await baselineServer.close();
+  await pool.end();
+  await platform.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
