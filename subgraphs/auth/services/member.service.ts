@@ -1,5 +1,6 @@
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
+import { RowLookup } from '../../../core/db/row-lookup';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
@@ -15,6 +16,9 @@ import { memberPrincipal, SessionService } from './session.service';
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
 
 /** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
+/** A live member by id: every mini-program request about the member reads one. */
+const liveMemberById = new RowLookup(Member, 'id', { live: true });
+
 export class MemberService {
   constructor(
     private readonly em: EntityManager,
@@ -44,7 +48,7 @@ export class MemberService {
   }
 
   async get(id: string): Promise<Member> {
-    const member = await this.em.findOne(Member, { id, deletedAt: null });
+    const member = await liveMemberById.find(this.em, id);
     if (!member) throw notFound('Member', id);
     return member;
   }
