@@ -1,46 +1,25 @@
-import autocannon, { Options, Result } from 'autocannon';
+import autocannon, { Result } from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Pool } from 'pg';
+import { largeData } from './large';
 import { checkLedger } from './ledger-check';
+import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 import { freePort } from '../core/http';
 import { MODULES } from '../subgraphs/registry';
 
-interface Target {
-  restUrl: string;
-  baselineUrl: string;
-  /** An admin staff token: every permission, point:manage and point:read included. */
-  token: string;
-  databaseUrl: string;
-  /** The same platform as `npm start` runs it, a worker per core, on the same database; absent with BENCH_WORKERS=1. */
-  workersUrl?: string;
-}
-
-const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance; all by default. */
+/** Comma-separated subset of staffs,points,balance,large; all but large by default (large seeds millions of rows: npm run bench:large). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
 const JWT_SECRET = randomBytes(32).toString('hex');
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance').split(',').map((name) => name.trim()));
-
-function startTarget(): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'serve.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, JWT_SECRET },
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench target exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, target: JSON.parse(line) }));
-  });
-}
 
 /**
  * `npm start` (bin/start.ts) with WORKERS workers on the bench target's database: the platform as it
@@ -63,35 +42,16 @@ async function startWorkers(databaseUrl: string): Promise<{ child: ChildProcess;
   return { child, restUrl: `http://127.0.0.1:${port}` };
 }
 
-const WARM_UP_SECONDS = 3;
-
-function run(options: Options): Promise<Result> {
-  return new Promise((resolve, reject) => autocannon(options, (error, result) => (error ? reject(error) : resolve(result))));
-}
-
-function load(url: string, token: string, duration = DURATION_SECONDS): Promise<Result> {
-  return run({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${token}` } });
-}
-
-/** Warms connections, JIT and caches for WARM_UP_SECONDS, then measures for DURATION_SECONDS. */
-async function warmThenLoad(url: string, token: string): Promise<Result> {
-  await load(url, token, WARM_UP_SECONDS);
-  return load(url, token);
-}
-
-const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(3);
-const p99Ratio = (a: Result, b: Result) => `${(a.latency.p99 / Math.max(1, b.latency.p99)).toFixed(2)}x`;
-
 /**
  * GET /auth/api/staffs/me through the REST adapter, gateway and auth subgraph, and beside it, in the
  * same run, the baseline express route doing the same JWT check and SELECT.
  */
-async function staffsMe(target: Target): Promise<boolean> {
+async function staffsMe(target: Target, workersUrl?: string): Promise<boolean> {
   const scenarios: Array<[string, string]> = [
     ['baseline: express + jose + pg', `${target.baselineUrl}/baseline/staffs/me`],
     ['platform, one process', `${target.restUrl}/auth/api/staffs/me`],
   ];
-  if (target.workersUrl) scenarios.push([`platform, npm start (${WORKERS} workers)`, `${target.workersUrl}/auth/api/staffs/me`]);
+  if (workersUrl) scenarios.push([`platform, npm start (${WORKERS} workers)`, `${workersUrl}/auth/api/staffs/me`]);
   const results: Array<[string, Result]> = [];
   for (const [name, url] of scenarios) results.push([name, await warmThenLoad(url, target.token)]);
   console.log(`\nGET /auth/api/staffs/me, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
@@ -252,25 +212,27 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
 
 /**
  * `npm run bench`: staffs/me beside the baseline, points write on a hot set with the ledger check,
- * and balance reads for a light and a heavy ledger. Exits non-zero when a check fails.
+ * and balance reads for a light and a heavy ledger; `large` (bench/large.ts) the reads on 10,000,000
+ * ledger rows and 1,000,000 members beside a small database. Exits non-zero when a check fails.
  */
 async function main(): Promise<void> {
-  const { child, target } = await startTarget();
-  const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
-  pool.on('error', () => {});
-  const workers = WORKERS > 1 && SCENARIOS.has('staffs') ? await startWorkers(target.databaseUrl) : undefined;
-  target.workersUrl = workers?.restUrl;
   let passed = true;
-  try {
-    if (SCENARIOS.has('staffs')) passed = (await staffsMe(target)) && passed;
-    if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
-    if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
-  } finally {
-    await pool.end();
-    workers?.child.kill('SIGTERM');
-    child.removeAllListeners('exit');
-    child.kill('SIGTERM');
+  if (['staffs', 'points', 'balance'].some((name) => SCENARIOS.has(name))) {
+    const { child, target } = await startTarget({ JWT_SECRET });
+    const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
+    pool.on('error', () => {});
+    const workers = WORKERS > 1 && SCENARIOS.has('staffs') ? await startWorkers(target.databaseUrl) : undefined;
+    try {
+      if (SCENARIOS.has('staffs')) passed = (await staffsMe(target, workers?.restUrl)) && passed;
+      if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
+      if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
+    } finally {
+      await pool.end();
+      if (workers) await stopTarget(workers.child);
+      await stopTarget(child);
+    }
   }
+  if (SCENARIOS.has('large')) passed = (await largeData()) && passed;
   if (!passed) process.exitCode = 1;
 }
 

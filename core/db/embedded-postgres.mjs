@@ -64,8 +64,9 @@ function remembered(file, make) {
 /**
  * Starts (initialising on first use) a PostgreSQL cluster under `<dataDir>/pg` on a port of its own,
  * remembered under dataDir, and makes sure `database` exists. Returns its URL and a stop function.
+ * `onLog` receives the server's log output (by default it is dropped), when this call starts the server.
  */
-export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true }) {
+export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true, onLog = () => {} }) {
   mkdirSync(dataDir, { recursive: true });
   openParents(dataDir);
   const databaseDir = join(dataDir, 'pg');
@@ -88,7 +89,7 @@ export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', per
     port,
     persistent,
     createPostgresUser: true,
-    onLog: () => {},
+    onLog,
     onError: () => {},
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();

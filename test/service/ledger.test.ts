@@ -181,3 +181,33 @@ describe('expiry', () => {
     expect(await expireAllDue(db.orm, expiring)).toBe(0);
   });
 });
+
+describe('kept counts', () => {
+  /** Each member's entry count beside its entries, and the ledger's tally beside all entries. */
+  const counts = async () => ({
+    members: await db.query(
+      `select b.member_id, b.entry_count::int as kept, (select count(*)::int from point.point_transaction t where t.member_id = b.member_id) as counted
+         from point.point_balance b order by b.member_id`,
+    ),
+    ledger: (await db.query(`select (select sum(n)::int from point.tally where name = 'entries') as kept, (select count(*)::int from point.point_transaction) as counted`))[0],
+  });
+
+  it('count every entry of earns, spends and expiries, and none of refused or rolled-back movements', async () => {
+    const memberId = randomUUID();
+    const old = await earn(memberId, '10', {}, expiring);
+    await earn(memberId, '5', {}, expiring);
+    await Promise.all([spend(memberId, '2', expiring), spend(memberId, '1', expiring), earn(memberId, '1', {}, expiring)]);
+    await refusal(spend(memberId, '1000', expiring));
+    await refusal(inTransaction(async (em) => {
+      await expiring.earn(em, { memberId, amount: '7' });
+      throw new Error('the request failed later');
+    }));
+    await backdate(old.id, 31);
+    await spend(memberId, '1', expiring); // expires the old lot first: an EXPIRE and a SPEND entry
+
+    const { members, ledger } = await counts();
+    expect(members.find((row) => row.member_id === memberId)).toEqual({ member_id: memberId, kept: 7, counted: 7 });
+    for (const row of members) expect(row.kept).toBe(row.counted);
+    expect(ledger.kept).toBe(ledger.counted);
+  });
+});

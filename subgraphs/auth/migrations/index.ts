@@ -7,6 +7,7 @@ import { Migration20261122BadgePermissions } from './migration-20261122-badge-pe
 import { Migration20261122SegmentPermissions } from './migration-20261122-segment-permissions';
 import { Migration20261123SessionsKeys } from './migration-20261123-sessions-keys';
 import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-chain';
+import { Migration20261124AuthLargeMembers } from './migration-20261124-large-members';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -19,4 +20,5 @@ export const authMigrations = {
   Migration20261122AuthOutbox,
   Migration20261123SessionsKeys,
   Migration20261123AuthOutboxChain,
+  Migration20261124AuthLargeMembers,
 };

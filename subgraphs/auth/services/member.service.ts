@@ -2,7 +2,8 @@ import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/po
 import QRCode from 'qrcode';
 import { RowLookup } from '../../../core/db/row-lookup';
 import { notFound, unauthenticated } from '../../../core/errors';
-import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { tallyTotal } from '../../../core/db/tally';
+import { findPage, Page } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { AuthDeps } from '../auth-deps';
@@ -53,16 +54,13 @@ export class MemberService {
     return member;
   }
 
+  /** Newest first; unfiltered, the total is the `live_members` tally, and a far page costs what a near one does. */
   async list(args: MemberListArgs): Promise<Page<Member>> {
     const where: Record<string, unknown> = { deletedAt: null };
     if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
     if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber'], args.search));
-    const [items, total] = await this.em.findAndCount(Member, where, {
-      orderBy: { createdAt: 'desc', id: 'asc' },
-      limit: args.limit,
-      offset: offsetOf(args),
-    });
-    return pageOf(items, total, args);
+    const total = args.birthdayFrom || args.search ? await this.em.count(Member, where) : await tallyTotal(this.em, 'auth', 'live_members');
+    return findPage(this.em, Member, where, { createdAt: 'desc', id: 'asc' }, args, total);
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {

@@ -5,6 +5,7 @@ import { Migration20261122TierLevelUnique } from './migration-20261122-tier-leve
 import { Migration20261122ClusterBadges } from './migration-20261122-cluster-badges';
 import { Migration20261122SegmentsInterests } from './migration-20261122-segments-interests';
 import { Migration20261123ClusterOutboxChain } from './migration-20261123-outbox-chain';
+import { Migration20261124ClusterLargeTiers } from './migration-20261124-large-tiers';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -15,4 +16,5 @@ export const clusterMigrations = {
   Migration20261122ClusterBadges,
   Migration20261122MemberProfile,
   Migration20261123ClusterOutboxChain,
+  Migration20261124ClusterLargeTiers,
 };

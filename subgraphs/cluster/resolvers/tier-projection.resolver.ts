@@ -18,7 +18,8 @@ const TierHistoryPage = PageType(TierHistory, 'TierHistoryItem');
 /** A tier of a projection or history item (deleted ones too), from the unit of work (the services prefetch them), localized. */
 async function tierById(ctx: ClusterContext, id: string | null, locale?: LocaleArgs['locale']): Promise<Tier | null> {
   if (!id) return null;
-  const tier = await ctx.em.findOne(Tier, id, INCLUDING_DELETED);
+  // findOne with filters would query again: a prefetched tier is taken from the unit of work.
+  const tier = ctx.em.getUnitOfWork().getById<Tier>(Tier.name, id) ?? (await ctx.em.findOne(Tier, id, INCLUDING_DELETED));
   return tier ? ctx.services.tiers.localize(tier, locale) : null;
 }
 

@@ -3,13 +3,15 @@ import { isRecordId } from '../../../core/ids';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict, notFound } from '../../../core/errors';
-import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { tallyByKey } from '../../../core/db/tally';
+import { findPage, offsetOf, Page, pageOf } from '../../../core/pagination';
 import { containsAny } from '../../../core/search';
 import { Tier } from '../entities/tier';
 import { TierChangeType, TierHistory } from '../entities/tier-history';
 import { TierProjection } from '../entities/tier-projection';
 import { AssignTierInput, TierHistoryArgs, TierProjectionListArgs, TierProjectionUpdate, TierYearlySummary, UpdateTierProjectionInput } from '../types/tier-projection.types';
 import { recordTierChange } from './tier-change';
+import { TIER_MEMBERS } from './tier.service';
 
 const PROJECTION = 'Tier projection';
 const DAY_MS = 24 * 3600 * 1000;
@@ -32,13 +34,10 @@ export class TierProjectionService {
     if (!args.includeInActive) tierWhere.isActive = true;
     if (args.tierId) tierWhere.id = isRecordId(args.tierId) ? args.tierId : { $in: [] };
     if (args.search) Object.assign(tierWhere, containsAny(['name_en', 'name_th', 'name_cn'], args.search));
-    const tiers = await this.em.find(Tier, tierWhere, args.includeDeletedAt ? INCLUDING_DELETED : {});
-    const [items, total] = await this.em.findAndCount(
-      TierProjection,
-      { tierId: { $in: tiers.map((tier) => tier.id) } },
-      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) },
-    );
-    return pageOf(items, total, args);
+    const tierIds = (await this.em.find(Tier, tierWhere, args.includeDeletedAt ? INCLUDING_DELETED : {})).map((tier) => tier.id);
+    const counts = await tallyByKey(this.em, 'cluster', TIER_MEMBERS, tierIds);
+    const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+    return findPage(this.em, TierProjection, { tierId: { $in: tierIds } }, { createdAt: 'desc', id: 'asc' }, args, total);
   }
 
   /** The member's moves, newest first; `actionType` keeps one change type. */
@@ -61,12 +60,10 @@ export class TierProjectionService {
 
   /** Members per live tier now; upgrades and downgrades (expiries included) from the year's history. */
   async yearlySummary(year = new Date().getUTCFullYear()): Promise<TierYearlySummary> {
-    const distribution: Array<{ id: string; name_en: string; member_count: number }> = await this.em.execute(
-      `select t.id, t.name_en, count(p.id)::int as member_count
-         from cluster.tier t left join cluster.tier_projection p on p.tier_id = t.id
-        where t.deleted_at is null
-        group by t.id order by t.level, t.created_at, t.id`,
+    const tiers: Array<{ id: string; name_en: string }> = await this.em.execute(
+      'select id, name_en from cluster.tier where deleted_at is null order by level, created_at, id',
     );
+    const members = await tallyByKey(this.em, 'cluster', TIER_MEMBERS, tiers.map((tier) => tier.id));
     const [counts] = await this.em.execute(
       `select count(*) filter (where change_type = 'upgrade')::int as upgrades,
               count(*) filter (where change_type = 'downgrade')::int as downgrades,
@@ -77,7 +74,7 @@ export class TierProjectionService {
     );
     return {
       year,
-      tierDistribution: distribution.map((row) => ({ tierId: row.id, tierName_en: row.name_en, memberCount: row.member_count })),
+      tierDistribution: tiers.map((tier) => ({ tierId: tier.id, tierName_en: tier.name_en, memberCount: members.get(tier.id)! })),
       upgrades: counts.upgrades,
       downgrades: counts.downgrades + counts.expiries,
       expiries: counts.expiries,

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { tallyByKey } from '../../../core/db/tally';
 import { DESCRIBED } from '../../../core/catalog/catalog-entity';
 import { CatalogService } from '../../../core/catalog/catalog.service';
 import { AppError, badRequest, conflict } from '../../../core/errors';
@@ -6,6 +7,9 @@ import { Locale, projectLocale } from '../../../core/i18n';
 import { recordIdsAmong } from '../../../core/ids';
 import { BENEFIT_LOCALIZED, Tier, TierBenefit, TierRequirement } from '../entities/tier';
 import { CreateTierInput, TierBenefitInput, TierRequirementInput, UpdateTierInput } from '../types/tier.types';
+
+/** The cluster tally of each tier's members (tier projections), by tier id. */
+export const TIER_MEMBERS = 'tier_members';
 
 /** How many members a tier holds: members whose tier projection points at it. */
 export interface TierMemberCount {
@@ -81,22 +85,17 @@ export class TierService extends CatalogService<Tier> {
     return projected;
   }
 
+  /** The tier's members, from the `tier_members` tally. */
   async memberCount(id: string): Promise<TierMemberCount> {
     await this.live(id);
-    const [row] = await this.em.getConnection().execute<Array<{ count: number }>>('select count(*)::int as count from cluster.tier_projection where tier_id = ?', [id]);
-    return { tierId: id, count: row.count };
+    return { tierId: id, count: (await tallyByKey(this.em, 'cluster', TIER_MEMBERS, [id])).get(id)! };
   }
 
   /** Every live tier (inactive included), by level, with its member count (0 included). */
   async memberCounts(): Promise<TierMemberCount[]> {
-    const rows = await this.em.getConnection().execute<Array<{ tier_id: string; count: number }>>(
-      `select t.id as tier_id, count(p.id)::int as count
-         from cluster.tier t left join cluster.tier_projection p on p.tier_id = t.id
-        where t.deleted_at is null
-        group by t.id, t.level, t.created_at
-        order by t.level, t.created_at, t.id`,
-    );
-    return rows.map((row) => ({ tierId: row.tier_id, count: row.count }));
+    const tiers: Array<{ id: string }> = await this.em.execute('select id from cluster.tier where deleted_at is null order by level, created_at, id');
+    const counts = await tallyByKey(this.em, 'cluster', TIER_MEMBERS, tiers.map((tier) => tier.id));
+    return tiers.map((tier) => ({ tierId: tier.id, count: counts.get(tier.id)! }));
   }
 
   private async nextLevel(): Promise<number> {

@@ -31,8 +31,7 @@ export class LedgerService {
   /** Must run inside a transaction (`em.transactional`). */
   async earn(em: EntityManager, movement: PointMovement): Promise<PointTransaction> {
     await this.lockAndExpire(em, movement.memberId);
-    const balanceAfter = await this.addToBalance(em, movement.memberId, movement.amount, movement.purchaseAmount ?? '0');
-    const transaction = await this.append(em, PointActionType.EARN, movement, balanceAfter);
+    const transaction = await this.record(em, PointActionType.EARN, movement, movement.amount);
     if (Number(movement.amount) > 0) {
       await em.execute(
         `insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
@@ -60,8 +59,7 @@ export class LedgerService {
         where lot.id = ordered.id and ordered.before < ?::numeric`,
       [movement.memberId, movement.amount, movement.amount],
     );
-    const balanceAfter = await this.addToBalance(em, movement.memberId, `-${movement.amount}`, movement.purchaseAmount ?? '0');
-    const transaction = await this.append(em, PointActionType.SPEND, movement, balanceAfter);
+    const transaction = await this.record(em, PointActionType.SPEND, movement, `-${movement.amount}`);
     this.announce(em, POINT.events.redeemed, transaction);
     return transaction;
   }
@@ -92,24 +90,24 @@ export class LedgerService {
       [memberId],
     );
     for (const lot of lots) {
-      const balanceAfter = await this.addToBalance(em, memberId, `-${lot.remaining}`, '0');
-      const transaction = await this.append(em, PointActionType.EXPIRE, { memberId, amount: lot.remaining, note: 'Points expired' }, balanceAfter);
+      const transaction = await this.record(em, PointActionType.EXPIRE, { memberId, amount: lot.remaining, note: 'Points expired' }, `-${lot.remaining}`);
       this.announce(em, POINT.events.expired, transaction);
     }
     return lots.length;
   }
 
-  private async addToBalance(em: EntityManager, memberId: string, points: string, purchase: string): Promise<string> {
-    const [row] = await em.execute(
+  /**
+   * Appends one entry: moves the locked balance by `points` (and the purchases by the movement's), counts
+   * the entry on the balance row (what a history page reports as its total), and writes the entry.
+   */
+  private async record(em: EntityManager, actionType: PointActionType, movement: PointMovement, points: string): Promise<PointTransaction> {
+    const [{ balance_after: balanceAfter }] = await em.execute(
       `update point.point_balance
-          set point_amount = point_amount + ?::numeric, purchase_amount = purchase_amount + ?::numeric, updated_at = now()
-        where member_id = ? returning point_amount::text as balance`,
-      [points, purchase, memberId],
+          set point_amount = point_amount + ?::numeric, purchase_amount = purchase_amount + ?::numeric,
+              entry_count = entry_count + 1, updated_at = now()
+        where member_id = ? returning point_amount::text as balance_after`,
+      [points, movement.purchaseAmount ?? '0', movement.memberId],
     );
-    return row.balance;
-  }
-
-  private async append(em: EntityManager, actionType: PointActionType, movement: PointMovement, balanceAfter: string): Promise<PointTransaction> {
     const transaction = em.create(PointTransaction, {
       memberId: movement.memberId,
       actionType,

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { tallyTotal } from '../../../core/db/tally';
+import { findPage, Page } from '../../../core/pagination';
 import { PointTransaction } from '../entities/point-transaction';
 import { BalanceFormat, BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, PointBalance, PointMovementInput } from '../types/point.types';
 import { onceForKey } from './idempotency';
@@ -59,6 +60,7 @@ export class PointService {
     return { memberId, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount };
   }
 
+  /** Newest first; a far page costs what a near one does (core/pagination `findPage`). */
   async history(args: HistoryArgs): Promise<Page<PointTransaction>> {
     const where: Record<string, unknown> = {};
     if (args.memberIds?.length) where.memberId = { $in: args.memberIds };
@@ -68,12 +70,19 @@ export class PointService {
       const [from, to] = bounds(args.startDate, args.endDate);
       where.createdAt = { $gte: from, $lt: to };
     }
-    const [items, total] = await this.em.findAndCount(PointTransaction, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: args.limit,
-      offset: offsetOf(args),
-    });
-    return pageOf(items, total, args);
+    const total = await this.historyTotal(args, where);
+    return findPage(this.em, PointTransaction, where, { createdAt: 'desc', id: 'desc' }, args, total);
+  }
+
+  /**
+   * Filtered only by members (or not at all), the total is kept: the members' entry counts on their
+   * balance rows, or the ledger's tally. Other filters count the entries they select.
+   */
+  private async historyTotal(args: HistoryArgs, where: Record<string, unknown>): Promise<number> {
+    if (args.actionType || args.sourceBy || args.startDate || args.endDate) return this.em.count(PointTransaction, where);
+    if (!args.memberIds?.length) return tallyTotal(this.em, 'point', 'entries');
+    const [row] = await this.em.execute(`select coalesce(sum(entry_count), 0)::text as n from point.point_balance where member_id in (?)`, [args.memberIds]);
+    return Number(row.n);
   }
 
   /** Per UTC day: points earned, spent and expired, and the net change; for one member or for all. */
