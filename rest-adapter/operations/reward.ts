@@ -16,6 +16,8 @@ export const REWARD_OPERATIONS = {
   Reward: `query Reward($id: ID!, $locale: Locale, $includeStats: Boolean = false) { reward(id: $id, locale: $locale) { ${REWARD_FIELDS} ${REWARD_STATS} } }`,
   CreateReward: `mutation CreateReward($input: CreateRewardInput!) { createReward(input: $input) { ${REWARD_FIELDS} } }`,
   UpdateReward: `mutation UpdateReward($id: ID!, $input: UpdateRewardInput!) { updateReward(id: $id, input: $input) { ${REWARD_FIELDS} } }`,
+  IncreaseRewardStock: `mutation IncreaseRewardStock($id: ID!, $amount: Int!) { increaseRewardStock(id: $id, amount: $amount) { id stock stockInfinite stockType } }`,
+  DecreaseRewardStock: `mutation DecreaseRewardStock($id: ID!, $amount: Int!) { decreaseRewardStock(id: $id, amount: $amount) { id stock stockInfinite stockType } }`,
   DeleteReward: `mutation DeleteReward($id: ID!) { deleteReward(id: $id) { id } }`,
   SetRewardActive: `mutation SetRewardActive($id: ID!, $isActive: Boolean!) { setRewardActive(id: $id, isActive: $isActive) { id isActive } }`,
 };

@@ -6,6 +6,7 @@ const BASE = '/reward/api';
 /** The reward image upload, stored as the reward's imageUrl (it wins over a text imageUrl). */
 const REWARD_IMAGE = { name: 'image' };
 const REWARD_MANAGE = withPermission(REWARD.permissions.manage);
+const stockChange = ({ params, body }: RouteInput) => ({ id: params.id, amount: body.amount });
 const rewardInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 
 /** Spec Part 1, reward service: reads are public; writes answer `message` beside `data`. */
@@ -32,6 +33,8 @@ export const REWARD_ROUTES: Route[] = [
     envelope: 'dataWithMessage',
     message: 'Reward updated',
   },
+  { method: 'post', path: `${BASE}/rewards/:id/increase-stock`, operation: 'IncreaseRewardStock', variables: stockChange, envelope: 'dataWithMessage', message: 'Stock increased' },
+  { method: 'post', path: `${BASE}/rewards/:id/decrease-stock`, operation: 'DecreaseRewardStock', variables: stockChange, envelope: 'dataWithMessage', message: 'Stock decreased' },
   { method: 'delete', path: `${BASE}/rewards/:id`, operation: 'DeleteReward', envelope: 'dataWithMessage', message: 'Reward deleted' },
   {
     method: 'patch',

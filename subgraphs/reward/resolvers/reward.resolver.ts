@@ -6,7 +6,7 @@ import { RewardContext } from '../context';
 import { REWARD } from '../contract';
 import { Reward } from '../entities/reward';
 import { RewardCatalog } from '../entities/reward-catalog';
-import { CreateRewardInput, RewardIdArgs, RewardListArgs, SetRewardActiveArgs, UpdateRewardInput } from '../types/reward.types';
+import { CreateRewardInput, RewardIdArgs, RewardListArgs, RewardStockArgs, SetRewardActiveArgs, UpdateRewardInput } from '../types/reward.types';
 
 const RewardPage = PageType(Reward, 'Reward');
 
@@ -46,6 +46,18 @@ export class RewardResolver {
   @Mutation(() => Reward, { description: 'Activates or deactivates a live reward' })
   setRewardActive(@Args() { id, isActive }: SetRewardActiveArgs, @Ctx() ctx: RewardContext) {
     return ctx.services.rewards.setActive(id, isActive);
+  }
+
+  @Authorized(REWARD.permissions.manage)
+  @Mutation(() => Reward, { description: 'Adds units to a LIMITED stock atomically; INFINITE stock is unchanged' })
+  increaseRewardStock(@Args() { id, amount }: RewardStockArgs, @Ctx() ctx: RewardContext) {
+    return ctx.services.rewards.increaseStock(id, amount);
+  }
+
+  @Authorized(REWARD.permissions.manage)
+  @Mutation(() => Reward, { description: 'Takes units from a LIMITED stock atomically, never below zero (400 when short); INFINITE stock never runs out' })
+  decreaseRewardStock(@Args() { id, amount }: RewardStockArgs, @Ctx() ctx: RewardContext) {
+    return ctx.services.rewards.decreaseStock(id, amount);
   }
 
   @Authorized(REWARD.permissions.manage)

@@ -122,3 +122,9 @@ export class RewardIdArgs {
 export class SetRewardActiveArgs extends RewardIdArgs {
   @Field(() => Boolean) @IsBoolean() isActive: boolean;
 }
+
+/** increase-stock and decrease-stock: a whole number of units, at least 1. */
+@ArgsType()
+export class RewardStockArgs extends RewardIdArgs {
+  @Field(() => Int) @IsInt() @Min(1) @Max(MAX_STOCK) amount: number;
+}
