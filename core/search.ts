@@ -1,4 +1,5 @@
-function escapeLike(text: string): string {
+/** `text` with the LIKE wildcards (and the escape character) escaped. */
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 

@@ -8,6 +8,10 @@ const REWARD_STATS = 'stats @include(if: $includeStats) { redeemed used total re
 const CATALOG_LINK = `rewardCatalog @include(if: $includeLink) { id name_en name_th name_cn imageUrl redeemRule { pointUsage limitPerUser }
   window { start end } isActive }`;
 
+const CATALOG_FIELDS = `id name_en name_th name_cn description_en description_th description_cn imageUrl rewardId
+  redeemRule { pointUsage limitPerUser } quota { type numberInPeriod limitPerPeriod } window { start end }
+  tierCondition tierRequirement status isActive createdAt updatedAt deletedAt`;
+
 export const REWARD_OPERATIONS = {
   Rewards: `query Rewards($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean,
     $includeStats: Boolean = false, $includeLink: Boolean = false, $type: RewardType, $locale: Locale) {
@@ -20,4 +24,19 @@ export const REWARD_OPERATIONS = {
   DecreaseRewardStock: `mutation DecreaseRewardStock($id: ID!, $amount: Int!) { decreaseRewardStock(id: $id, amount: $amount) { id stock stockInfinite stockType } }`,
   DeleteReward: `mutation DeleteReward($id: ID!) { deleteReward(id: $id) { id } }`,
   SetRewardActive: `mutation SetRewardActive($id: ID!, $isActive: Boolean!) { setRewardActive(id: $id, isActive: $isActive) { id isActive } }`,
+  RewardCatalogs: `query RewardCatalogs($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean,
+    $includeStats: Boolean = false, $status: RewardCatalogStatus, $advancedRules: RewardCatalogAdvancedRules, $dateRangeStart: DateTimeISO,
+    $dateRangeEnd: DateTimeISO, $tierRequirementIds: [String!], $tierCondition: RewardTierCondition, $sortBy: RewardCatalogSortBy,
+    $sortOrder: SortDirection, $pointUsageMin: Float, $pointUsageMax: Float, $storeIds: [String!], $locale: Locale) {
+    rewardCatalogs(page: $page, limit: $limit, search: $search, includeInActive: $includeInActive, includeDeletedAt: $includeDeletedAt,
+      status: $status, advancedRules: $advancedRules, dateRangeStart: $dateRangeStart, dateRangeEnd: $dateRangeEnd,
+      tierRequirementIds: $tierRequirementIds, tierCondition: $tierCondition, sortBy: $sortBy, sortOrder: $sortOrder,
+      pointUsageMin: $pointUsageMin, pointUsageMax: $pointUsageMax, storeIds: $storeIds, locale: $locale) {
+      ${PAGE_META} data { ${CATALOG_FIELDS} ${REWARD_STATS} } } }`,
+  RewardCatalog: `query RewardCatalog($id: ID!, $locale: Locale, $includeStats: Boolean = false) {
+    rewardCatalog(id: $id, locale: $locale) { ${CATALOG_FIELDS} ${REWARD_STATS} } }`,
+  CreateRewardCatalog: `mutation CreateRewardCatalog($input: CreateRewardCatalogInput!) { createRewardCatalog(input: $input) { ${CATALOG_FIELDS} } }`,
+  UpdateRewardCatalog: `mutation UpdateRewardCatalog($id: ID!, $input: UpdateRewardCatalogInput!) { updateRewardCatalog(id: $id, input: $input) { ${CATALOG_FIELDS} } }`,
+  DeleteRewardCatalog: `mutation DeleteRewardCatalog($id: ID!) { deleteRewardCatalog(id: $id) { id } }`,
+  SetRewardCatalogActive: `mutation SetRewardCatalogActive($id: ID!, $isActive: Boolean!) { setRewardCatalogActive(id: $id, isActive: $isActive) { id isActive } }`,
 };

@@ -3,11 +3,14 @@ import { Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/reward/api';
 
-/** The reward image upload, stored as the reward's imageUrl (it wins over a text imageUrl). */
+/** The image upload of a reward or catalog, stored as its imageUrl (it wins over a text imageUrl). */
 const REWARD_IMAGE = { name: 'image' };
 const REWARD_MANAGE = withPermission(REWARD.permissions.manage);
 const stockChange = ({ params, body }: RouteInput) => ({ id: params.id, amount: body.amount });
-const rewardInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
+/** The body of a reward or catalog write, its image upload as imageUrl. */
+const withImage = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
+
+const CATALOG = `${BASE}/reward-catalogs`;
 
 /** Spec Part 1, reward service: reads are public; writes answer `message` beside `data`. */
 export const REWARD_ROUTES: Route[] = [
@@ -19,7 +22,7 @@ export const REWARD_ROUTES: Route[] = [
     operation: 'CreateReward',
     authorize: REWARD_MANAGE,
     upload: [REWARD_IMAGE],
-    variables: (input) => ({ input: rewardInput(input) }),
+    variables: (input) => ({ input: withImage(input) }),
     envelope: 'dataWithMessage',
     message: 'Reward created',
   },
@@ -29,7 +32,7 @@ export const REWARD_ROUTES: Route[] = [
     operation: 'UpdateReward',
     authorize: REWARD_MANAGE,
     upload: [REWARD_IMAGE],
-    variables: (input) => ({ id: input.params.id, input: rewardInput(input) }),
+    variables: (input) => ({ id: input.params.id, input: withImage(input) }),
     envelope: 'dataWithMessage',
     message: 'Reward updated',
   },
@@ -43,5 +46,37 @@ export const REWARD_ROUTES: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, isActive: body.isActive }),
     envelope: 'dataWithMessage',
     message: 'Reward status updated',
+  },
+  { method: 'get', path: CATALOG, operation: 'RewardCatalogs', envelope: 'data', public: true },
+  { method: 'get', path: `${CATALOG}/:id`, operation: 'RewardCatalog', envelope: 'data', public: true },
+  {
+    method: 'post',
+    path: CATALOG,
+    operation: 'CreateRewardCatalog',
+    authorize: REWARD_MANAGE,
+    upload: [REWARD_IMAGE],
+    variables: (input) => ({ input: withImage(input) }),
+    envelope: 'dataWithMessage',
+    message: 'Reward catalog created',
+    status: 201,
+  },
+  {
+    method: 'put',
+    path: `${CATALOG}/:id`,
+    operation: 'UpdateRewardCatalog',
+    authorize: REWARD_MANAGE,
+    upload: [REWARD_IMAGE],
+    variables: (input) => ({ id: input.params.id, input: withImage(input) }),
+    envelope: 'dataWithMessage',
+    message: 'Reward catalog updated',
+  },
+  { method: 'delete', path: `${CATALOG}/:id`, operation: 'DeleteRewardCatalog', envelope: 'dataWithMessage', message: 'Reward catalog deleted' },
+  {
+    method: 'patch',
+    path: `${CATALOG}/:id/set-active`,
+    operation: 'SetRewardCatalogActive',
+    variables: ({ params, body }) => ({ id: params.id, isActive: body.isActive }),
+    envelope: 'dataWithMessage',
+    message: 'Reward catalog status updated',
   },
 ];

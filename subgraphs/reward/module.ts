@@ -4,6 +4,7 @@ import { REWARD } from './contract';
 import { Reward } from './entities/reward';
 import { RewardCatalog } from './entities/reward-catalog';
 import { rewardMigrations } from './migrations';
+import { RewardCatalogResolver } from './resolvers/reward-catalog.resolver';
 import { RewardResolver } from './resolvers/reward.resolver';
 
 /** Reward: rewards and their stock, reward catalogs. */
@@ -12,6 +13,6 @@ export const rewardModule = defineModule({
   defaultPort: 4004,
   entities: [Reward, RewardCatalog],
   migrations: rewardMigrations,
-  resolvers: [RewardResolver],
+  resolvers: [RewardResolver, RewardCatalogResolver],
   services: rewardServices,
 });

@@ -7,6 +7,13 @@ import { RewardWindow, windowOf } from './reward-window';
 export const TierCondition = graphqlEnum('RewardTierCondition', ['INCLUDE', 'EXCLUDE'], 'Whether the tiers of tierRequirement may redeem (INCLUDE) or may not (EXCLUDE)');
 export type TierCondition = EnumValue<typeof TierCondition>;
 
+export const RewardCatalogStatus = graphqlEnum(
+  'RewardCatalogStatus',
+  ['ACTIVE', 'UPCOMING', 'EXPIRED', 'OUT_OF_STOCK'],
+  'Derived from the window and the reward\'s stock: EXPIRED past the window, UPCOMING before it, OUT_OF_STOCK within it when the reward has nothing left, ACTIVE otherwise',
+);
+export type RewardCatalogStatus = EnumValue<typeof RewardCatalogStatus>;
+
 /** What a redemption costs and how often one member may redeem. */
 @ObjectType()
 export class RedeemRule {
@@ -24,7 +31,8 @@ export class RewardQuota {
 
 /**
  * A reward catalog (spec Part 1, Reward catalog): an offer members redeem with points for a reward,
- * with its rule, quota, window and tier condition.
+ * with its rule, quota, window and tier condition. Its `status` and `stats` follow the reward's stock
+ * (resolvers/reward-catalog.resolver.ts).
  */
 @ObjectType()
 @Entity({ tableName: 'reward_catalog' })
@@ -44,6 +52,8 @@ export class RewardCatalog extends DescribedCatalogEntity {
     | 'tierCondition'
     | 'tierRequirement'
     | 'isActive'
+    | 'redeemedCount'
+    | 'usedCount'
     | 'createdAt'
     | 'updatedAt'
     | 'deletedAt'
@@ -63,6 +73,9 @@ export class RewardCatalog extends DescribedCatalogEntity {
   @Field(() => TierCondition, { nullable: true }) @Enum({ items: () => TierCondition, nullable: true }) tierCondition: TierCondition | null = null;
   @Field(() => [String], { description: 'Tier ids (plain strings)' }) @Property({ type: 'text[]' }) tierRequirement: string[] = [];
   @Field() @Property() isActive: boolean = true;
+  /** Codes handed out and used through this catalog, kept by the reward codes; they feed `stats`. */
+  @Property() redeemedCount: number = 0;
+  @Property() usedCount: number = 0;
 
   @Field(() => RedeemRule)
   get redeemRule(): RedeemRule {
