@@ -1,25 +1,57 @@
 import autocannon, { Result } from 'autocannon';
-import { randomInt, randomUUID } from 'node:crypto';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import { largeData } from './large';
 import { checkLedger } from './ledger-check';
 import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
+import { freePort } from '../core/http';
+import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
 /** Comma-separated subset of staffs,points,balance,large; all but large by default (large seeds millions of rows: npm run bench:large). */
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance').split(',').map((name) => name.trim()));
+/** Workers of the `npm start` target (one per core by default, as `npm start`). */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
+/** Both targets verify the other's tokens. */
+const JWT_SECRET = randomBytes(32).toString('hex');
+
+/**
+ * `npm start` (bin/start.ts) with WORKERS workers on the bench target's database: the platform as it
+ * runs on this machine. Resolves with its REST URL once every worker serves.
+ */
+async function startWorkers(databaseUrl: string): Promise<{ child: ChildProcess; restUrl: string }> {
+  const port = await freePort();
+  const ports: Record<string, string> = { PORT: String(port), GATEWAY_PORT: String(await freePort()) };
+  for (const module of MODULES) ports[`${module.contract.name.toUpperCase()}_PORT`] = String(await freePort());
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...ports, JWT_SECRET, DATABASE_URL: databaseUrl, WORKERS: String(WORKERS), LOG_LEVEL: 'warn', RATE_LIMIT_STANDARD_PER_HOUR: '100000000' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}`)));
+    // The primary says so once every worker serves.
+    createInterface({ input: child.stdout! }).on('line', (line) => line.includes('platform is ready') && resolve());
+  });
+  child.removeAllListeners('exit');
+  return { child, restUrl: `http://127.0.0.1:${port}` };
+}
 
 /**
  * GET /auth/api/staffs/me through the REST adapter, gateway and auth subgraph, and beside it, in the
  * same run, the baseline express route doing the same JWT check and SELECT.
  */
-async function staffsMe(target: Target): Promise<boolean> {
+async function staffsMe(target: Target, workersUrl?: string): Promise<boolean> {
   const scenarios: Array<[string, string]> = [
     ['baseline: express + jose + pg', `${target.baselineUrl}/baseline/staffs/me`],
-    ['platform: REST -> gateway -> auth', `${target.restUrl}/auth/api/staffs/me`],
+    ['platform, one process', `${target.restUrl}/auth/api/staffs/me`],
   ];
+  if (workersUrl) scenarios.push([`platform, npm start (${WORKERS} workers)`, `${workersUrl}/auth/api/staffs/me`]);
   const results: Array<[string, Result]> = [];
   for (const [name, url] of scenarios) results.push([name, await warmThenLoad(url, target.token)]);
   console.log(`\nGET /auth/api/staffs/me, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
@@ -29,10 +61,12 @@ async function staffsMe(target: Target): Promise<boolean> {
       `${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`,
     );
   }
-  const [baseline, platform] = results.map(([, result]) => result);
-  console.log(`\nplatform / baseline request rate: ${ratio(platform.requests.average, baseline.requests.average)}`);
-  console.log(`platform / baseline p99 latency:  ${p99Ratio(platform, baseline)}`);
-  return true;
+  const [[, baseline], ...platforms] = results;
+  console.log('');
+  for (const [name, platform] of platforms) {
+    console.log(`${name} / baseline: request rate ${ratio(platform.requests.average, baseline.requests.average)}, p99 latency ${p99Ratio(platform, baseline)}`);
+  }
+  return results.every(([, result]) => result.non2xx === 0 && result.errors === 0);
 }
 
 interface WriteCounts {
@@ -184,15 +218,17 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
 async function main(): Promise<void> {
   let passed = true;
   if (['staffs', 'points', 'balance'].some((name) => SCENARIOS.has(name))) {
-    const { child, target } = await startTarget();
+    const { child, target } = await startTarget({ JWT_SECRET });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
+    const workers = WORKERS > 1 && SCENARIOS.has('staffs') ? await startWorkers(target.databaseUrl) : undefined;
     try {
-      if (SCENARIOS.has('staffs')) passed = (await staffsMe(target)) && passed;
+      if (SCENARIOS.has('staffs')) passed = (await staffsMe(target, workers?.restUrl)) && passed;
       if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
       if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
     } finally {
       await pool.end();
+      if (workers) await stopTarget(workers.child);
       await stopTarget(child);
     }
   }

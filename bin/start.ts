@@ -25,7 +25,16 @@ async function main(): Promise<void> {
   }
   const database = await resolveDatabase(config);
   let stopping = false;
-  const fork = () => cluster.fork({ DATABASE_URL: database.url });
+  const ready = new Set<number>();
+  const fork = () => {
+    const worker = cluster.fork({ DATABASE_URL: database.url });
+    worker.on('message', (message: WorkerMessage) => {
+      if (message?.kind !== 'ready' || ready.has(worker.id)) return;
+      ready.add(worker.id);
+      // Once, when the first set of workers all serve; a replaced worker later is only logged.
+      if (ready.size === config.workers) announceReady(message.restUrl, message.gatewayUrl, config.workers);
+    });
+  };
   cluster.on('exit', (worker: Worker, code) => {
     if (stopping) return;
     logger.error({ worker: worker.process.pid, code }, 'worker stopped: starting another');
@@ -50,12 +59,23 @@ function stopWorker(worker: Worker): Promise<void> {
   });
 }
 
+/** What a worker tells the primary: it serves, at these URLs. */
+interface WorkerMessage {
+  kind: 'ready';
+  restUrl: string;
+  gatewayUrl: string;
+}
+
+function announceReady(restUrl: string, gatewayUrl: string, workers: number): void {
+  const processes = workers === 1 ? '' : ` (${workers} workers)`;
+  console.log(`\nLoyalty platform is ready${processes}\n  REST:    ${restUrl}\n  GraphQL: ${gatewayUrl}\n`);
+}
+
 async function runPlatform(logger: Logger): Promise<void> {
   const platform = await startPlatform(loadPlatformConfig());
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
-  if (!cluster.isWorker || cluster.worker?.id === 1) {
-    console.log(`\nLoyalty platform is ready\n  REST:    ${platform.restUrl}\n  GraphQL: ${platform.gatewayUrl}\n`);
-  }
+  if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);
+  else announceReady(platform.restUrl, platform.gatewayUrl, 1);
   onShutdown(logger, [platform.close]);
 }
 

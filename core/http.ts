@@ -1,5 +1,5 @@
 import { createServer, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { Logger } from './logger';
 
 export interface RunningServer {
@@ -64,4 +64,16 @@ export function onShutdown(logger: Logger, steps: Array<() => Promise<void>>): v
   process.removeAllListeners('SIGINT');
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** A loopback port nothing listens on now: for parts started in worker processes, which share each port and so cannot take 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

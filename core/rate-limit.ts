@@ -22,12 +22,41 @@ export interface RateLimitDecision {
 }
 
 /**
+ * How many requests an instance takes from a caller's shared budget at a time: a hundredth of the
+ * limit (at most 1,000), so that a busy caller costs one database write per block instead of one per
+ * request, while a small limit is still counted request by request.
+ */
+export const reservationBlock = (limit: number): number => Math.min(1000, Math.max(1, Math.floor(limit / 100)));
+
+/** Requests this instance has taken from a caller's shared budget and not used yet, until the window ends. */
+interface LocalBudget {
+  available: number;
+  /** What the shared counter had left when this instance last reserved. */
+  sharedRemaining: number;
+  /** Epoch milliseconds when the caller's window ends. */
+  endsAt: number;
+  /** The shared counter is spent: every instance refuses the caller until the window ends. */
+  exhausted: boolean;
+}
+
+/**
+ * The most callers an instance keeps budgets for. At the bound, ended budgets are dropped and then the
+ * oldest, down to nine tenths (a dropped caller loses the rest of its block, never gains requests).
+ */
+const MAX_BUDGETS = 100_000;
+
+/**
  * Per-caller hourly limits (spec Part 1) shared by every REST adapter and gateway through PostgreSQL
  * (`edge.rate_limit`): the standard tier for staff, members and anonymous callers (keyed by token
- * subject, else by client IP), the premium tier for service API keys. Should the database not answer,
- * each instance falls back to counting in memory rather than refusing or letting everyone through.
+ * subject, else by client IP), the premium tier for service API keys. Each instance reserves a block
+ * of requests (`reservationBlock`) in one write and serves the caller from it: together the instances
+ * never let a caller exceed the limit, and may refuse it up to a block per other instance early.
+ * Should the database not answer, each instance falls back to counting in memory rather than
+ * refusing or letting everyone through.
  */
 export class CallerRateLimiter {
+  private readonly budgets = new Map<string, LocalBudget>();
+
   private constructor(
     private readonly pool: Pool,
     private readonly limits: Config['rateLimit'],
@@ -60,14 +89,49 @@ export class CallerRateLimiter {
   /** Counts one request of the caller: its principal when it has a valid token, else its IP. */
   async consume(principal: Principal | undefined, ip: string | undefined): Promise<RateLimitDecision> {
     const isService = principal?.kind === 'service';
-    const limiter = isService ? this.premium : this.standard;
     const limit = isService ? this.limits.premiumPerHour : this.limits.standardPerHour;
-    const key = principal ? `${principal.kind}:${principal.id}` : `ip:${ip ?? 'unknown'}`;
+    const key = `${isService ? 'premium' : 'standard'}|${principal ? `${principal.kind}:${principal.id}` : `ip:${ip ?? 'unknown'}`}`;
+    const budget = this.budgets.get(key);
+    if (budget && budget.endsAt > Date.now()) {
+      if (budget.available > 0) return this.take(budget, limit);
+      if (budget.exhausted) return decision(false, limit, 0, budget.endsAt);
+    }
+    return this.reserve(key, limit, isService ? this.premium : this.standard);
+  }
+
+  /** Takes a block from the shared counter; what the counter had left of it (at least one) becomes the local budget. */
+  private async reserve(key: string, limit: number, limiter: RateLimiterPostgres): Promise<RateLimitDecision> {
+    const block = reservationBlock(limit);
+    let state: RateLimiterRes;
     try {
-      return decision(true, limit, await limiter.consume(key));
+      state = await limiter.consume(key.slice(key.indexOf('|') + 1), block);
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return decision(false, limit, rejection);
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      state = rejection;
+    }
+    const granted = Math.min(block, Math.max(0, limit - (state.consumedPoints - block)));
+    const endsAt = Date.now() + state.msBeforeNext;
+    const current = this.budgets.get(key);
+    // Concurrent reservations of one caller pool their blocks while the window is the same.
+    const sameWindow = current !== undefined && Math.abs(current.endsAt - endsAt) < 1000;
+    const available = (sameWindow ? current.available : 0) + granted;
+    const budget: LocalBudget = { available, sharedRemaining: Math.max(0, state.remainingPoints), endsAt, exhausted: granted < block };
+    if (!current && this.budgets.size >= MAX_BUDGETS) this.evict();
+    this.budgets.set(key, budget);
+    return available > 0 ? this.take(budget, limit) : decision(false, limit, 0, endsAt);
+  }
+
+  private take(budget: LocalBudget, limit: number): RateLimitDecision {
+    budget.available -= 1;
+    return decision(true, limit, budget.sharedRemaining + budget.available, budget.endsAt);
+  }
+
+  private evict(): void {
+    const now = Date.now();
+    for (const [key, budget] of this.budgets) if (budget.endsAt <= now) this.budgets.delete(key);
+    for (const key of this.budgets.keys()) {
+      if (this.budgets.size <= MAX_BUDGETS * 0.9) break;
+      this.budgets.delete(key);
     }
   }
 
@@ -76,13 +140,14 @@ export class CallerRateLimiter {
   }
 }
 
-function decision(allowed: boolean, limit: number, state: RateLimiterRes): RateLimitDecision {
+function decision(allowed: boolean, limit: number, remaining: number, endsAt: number): RateLimitDecision {
+  const msBeforeNext = Math.max(0, endsAt - Date.now());
   return {
     allowed,
     limit,
-    remaining: Math.max(0, state.remainingPoints),
-    resetAt: Math.ceil((Date.now() + state.msBeforeNext) / 1000),
-    retryAfter: Math.max(1, Math.ceil(state.msBeforeNext / 1000)),
+    remaining: Math.max(0, remaining),
+    resetAt: Math.ceil(endsAt / 1000),
+    retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)),
   };
 }
 

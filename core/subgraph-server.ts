@@ -1,6 +1,6 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import express from 'express';
@@ -75,6 +75,8 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
     formatError: formatGraphqlError,
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
+      // No cache hints are served; the default plugin would wrap every field resolver to compute them.
+      ApolloServerPluginCacheControlDisabled(),
       operationLogPlugin(logger),
       errorLogPlugin(logger),
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -1,5 +1,6 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { RequestHandler } from 'express';
 import { createServer } from 'node:http';
@@ -68,6 +69,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     validationRules: protection.validationRules,
     formatError: formatGraphqlError,
     plugins: [
+      // No cache hints are served; the default plugin would wrap every field resolver to compute them.
+      ApolloServerPluginCacheControlDisabled(),
       ...protection.plugins,
       ApolloServerPluginDrainHttpServer({ httpServer }),
       operationLogPlugin(options.logger),

@@ -38,6 +38,8 @@ export function createRestApp(options: RestAppOptions): Express {
   const storage = options.storage ?? new LocalFileStorage(join(config.dataDir, 'uploads'), config.publicUrl);
   const app = express();
   app.disable('x-powered-by');
+  // Answers are per caller and change with every write: an ETag would hash every body for no reuse.
+  app.disable('etag');
   app.set('trust proxy', config.trustProxy);
   app.use(requestContext(logger));
   app.get('/healthz', async (_req, res) => {

@@ -44,11 +44,10 @@ function loosen(value: unknown, type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return loosen(value, type.ofType);
   if (value === undefined || value === null) return value;
   if (isListType(type)) {
-    // A list of input objects arrives in multipart as one JSON-encoded array; a bad one is reported on the list itself.
-    if (typeof value === 'string' && isInputObjectType(getNamedType(type))) {
-      const parsed = parseJson(value);
-      return Array.isArray(parsed) ? parsed.map((item) => loosen(item, type.ofType)) : loosen(parsed, type.ofType);
-    }
+    // Multipart sends a list as one JSON-encoded array (`["a","b"]`); a bad list of input objects is reported on the list itself.
+    const parsed = typeof value === 'string' && value.trimStart().startsWith('[') ? parseJson(value) : undefined;
+    if (Array.isArray(parsed)) return parsed.map((item) => loosen(item, type.ofType));
+    if (typeof value === 'string' && isInputObjectType(getNamedType(type))) return loosen(parseJson(value), type.ofType);
     const items = typeof value === 'string' ? (value === '' ? [] : value.split(',')) : Array.isArray(value) ? value : [value];
     return items.map((item) => loosen(item, type.ofType));
   }

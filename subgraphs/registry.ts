@@ -3,13 +3,14 @@ import { DomainModule } from '../core/module';
 import { authModule } from './auth/module';
 import { clusterModule } from './cluster/module';
 import { pointModule } from './point/module';
+import { rewardModule } from './reward/module';
 
 /**
  * Every domain of the platform, one line each. The platform start, the supergraph, the configuration
  * (`<NAME>_PORT`, `<NAME>_HOST`, `<NAME>_URL` and each domain's own settings) and docker-compose.yml are
  * derived from this list.
  */
-export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule];
+export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule];
 
 /** The platform's configuration: the kernel's settings and every registered domain's. */
 export const loadPlatformConfig = (env: Env = process.env): Config => loadConfig(env, MODULES);

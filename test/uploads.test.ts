@@ -205,6 +205,7 @@ describe('/files', () => {
 const RECEIPTS = '/point/api/receipt/verify';
 const TIERS = '/cluster/api/tiers';
 const BADGES = '/cluster/api/badges';
+const REWARDS = '/reward/api/rewards';
 interface UploadRoute {
   method: 'POST' | 'PUT';
   path: string;
@@ -235,6 +236,15 @@ const UPLOAD_ROUTES: UploadRoute[] = [
     fields: () => ({ name_en: unique('Badge '), description_en: 'd', rule: JSON.stringify({ type: 'firstTime' }) }),
   },
   { method: 'PUT', path: `${BADGES}/${randomUUID()}`, file: 'image', allowed: () => marketing.token, refused: () => [member.token, tenant.token], fields: () => ({}) },
+  {
+    method: 'POST',
+    path: REWARDS,
+    file: 'image',
+    allowed: () => marketing.token,
+    refused: () => [member.token, tenant.token],
+    fields: () => ({ name_en: unique('Reward '), description_en: 'd', type: 'POINT' }),
+  },
+  { method: 'PUT', path: `${REWARDS}/${randomUUID()}`, file: 'image', allowed: () => marketing.token, refused: () => [member.token, tenant.token], fields: () => ({}) },
 ];
 const label = (route: UploadRoute) => `${route.method} ${route.path.replace(/[0-9a-f-]{36}/, ':id')}`;
 
@@ -289,6 +299,10 @@ describe('the platform upload routes', () => {
     expect(fieldsOf(badReceipt)).toEqual(['memberId']);
     const badBadge = await send('POST', BADGES, marketing.token, formOf({ ...UPLOAD_ROUTES[4].fields(), rule: JSON.stringify({ type: 'purchaseCount' }) }, { image: [png()] }));
     expect(badBadge.status).toBe(400);
+    const badReward = await send('POST', REWARDS, marketing.token, formOf({ ...UPLOAD_ROUTES[6].fields(), type: 'VOUCHER' }, { image: [png()] }));
+    expect(badReward.status).toBe(400);
+    const unknownReward = await send('PUT', `${REWARDS}/${randomUUID()}`, marketing.token, formOf({ name_th: 'x' }, { image: [png()] }));
+    expect(unknownReward.status).toBe(404);
     const unknownTier = await send('PUT', `${TIERS}/${randomUUID()}`, marketing.token, formOf({ name_en: 'Gone' }, { tierLogo: [png()] }));
     expect(unknownTier.status).toBe(404);
     expect(platformFiles()).toEqual(before);

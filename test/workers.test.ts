@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { freePort } from '../core/http';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
 import { useTempDirs } from './support/temp-dirs';
 
@@ -10,6 +10,9 @@ const tempDir = useTempDirs('loyalty-workers-');
 let database: ScratchDatabase;
 let child: ChildProcess;
 const lines: Array<Record<string, any>> = [];
+/** The primary's banner, printed once every worker serves. */
+let announce: (banner: string) => void;
+const announced = new Promise<string>((resolve) => (announce = resolve));
 
 /** Resolves with the first log line that matches, or fails when the process exits first or time runs out. */
 function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60_000): Promise<Record<string, any>> {
@@ -30,21 +33,11 @@ function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60
   });
 }
 
-/** A port nothing listens on now (workers share each port, so every part needs its own, not 0). */
-function freePort(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(String(port)));
-    });
-  });
-}
-
 beforeAll(async () => {
   database = await createScratchDatabase('loyalty_workers');
-  const [port, gatewayPort, authPort, pointPort, clusterPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const ports: string[] = [];
+  for (let i = 0; i < 5; i++) ports.push(String(await freePort()));
+  const [port, gatewayPort, authPort, pointPort, clusterPort] = ports;
   child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
     env: {
       ...process.env,
@@ -63,6 +56,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   createInterface({ input: child.stdout! }).on('line', (text) => {
+    if (text.startsWith('Loyalty platform is ready')) announce(text);
     if (!text.startsWith('{')) return;
     lines.push(JSON.parse(text));
     child.emit('line');
@@ -83,6 +77,7 @@ it('runs the platform in one worker per WORKERS, serving requests from each, and
   await logLine((line) => line.msg === 'platform ready' && line.pid !== ready.pid);
   const readyPids = new Set(lines.filter((line) => line.msg === 'platform ready').map((line) => line.pid));
   expect(readyPids.size).toBe(2);
+  expect(await announced).toBe('Loyalty platform is ready (2 workers)');
 
   // The workers share the listening port: requests land on both.
   const servedBy = new Set<number>();

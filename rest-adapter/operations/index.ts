@@ -1,10 +1,12 @@
 import { AUTH_OPERATIONS } from './auth';
 import { CLUSTER_OPERATIONS } from './cluster';
 import { POINT_OPERATIONS } from './point';
+import { REWARD_OPERATIONS } from './reward';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
   ...AUTH_OPERATIONS,
   ...POINT_OPERATIONS,
   ...CLUSTER_OPERATIONS,
+  ...REWARD_OPERATIONS,
 };

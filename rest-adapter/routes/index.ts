@@ -2,6 +2,7 @@ import { Route } from '../route';
 import { AUTH_ROUTES } from './auth';
 import { CLUSTER_ROUTES } from './cluster';
 import { POINT_ROUTES } from './point';
+import { REWARD_ROUTES } from './reward';
 
 /** Every REST route, by domain. */
-export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES];
+export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...REWARD_ROUTES];

@@ -39,6 +39,13 @@ describe('REST variables coerced for an operation', () => {
     expect(search.coerce({ count: 1, ids: 42 }).values.ids).toEqual(['42']);
   });
 
+  it('takes a JSON-encoded array for a list of scalars, as multipart sends one, commas inside items included', () => {
+    expect(coerce({ ids: '["a,1", "b"]' }).values.ids).toEqual(['a,1', 'b']);
+    expect(coerce({ ids: ' []' }).values.ids).toEqual([]);
+    expect(coerce({ ids: '[a,b' }).values.ids).toEqual(['[a', 'b']);
+    expect(fieldsOf({ count: '1', ids: '[{"x": 1}]' })).toEqual(['ids.0']);
+  });
+
   it('treats an empty string as absent, except for a String or an ID', () => {
     const { values, errors } = coerce({ limit: '', flag: '', ratio: '', status: '', name: '' });
     expect(errors).toEqual([]);

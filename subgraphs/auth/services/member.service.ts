@@ -1,5 +1,6 @@
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
+import { RowLookup } from '../../../core/db/row-lookup';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
@@ -16,6 +17,9 @@ import { memberPrincipal, SessionService } from './session.service';
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
 
 /** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
+/** A live member by id: every mini-program request about the member reads one. */
+const liveMemberById = new RowLookup(Member, 'id', { live: true });
+
 export class MemberService {
   constructor(
     private readonly em: EntityManager,
@@ -45,7 +49,7 @@ export class MemberService {
   }
 
   async get(id: string): Promise<Member> {
-    const member = await this.em.findOne(Member, { id, deletedAt: null });
+    const member = await liveMemberById.find(this.em, id);
     if (!member) throw notFound('Member', id);
     return member;
   }

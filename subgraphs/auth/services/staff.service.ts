@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { badRequest, conflict, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { RowLookup } from '../../../core/db/row-lookup';
 import { containsAny } from '../../../core/search';
 import { AuthDeps } from '../auth-deps';
 import { Role } from '../entities/role';
@@ -12,6 +13,9 @@ import { revokeKeysOf } from './api-key.service';
 import { PasswordResetService } from './password-reset.service';
 import { RoleService } from './role.service';
 import { SessionService, staffPrincipal } from './session.service';
+
+/** A live staff member by id: every authenticated staff request reads one. */
+const liveStaffById = new RowLookup(Staff, 'id', { live: true });
 
 export class StaffService {
   constructor(
@@ -45,7 +49,7 @@ export class StaffService {
   }
 
   async get(id: string): Promise<Staff> {
-    const staff = await this.em.findOne(Staff, { id, deletedAt: null });
+    const staff = await liveStaffById.find(this.em, id);
     if (!staff) throw notFound('Staff', id);
     return staff;
   }

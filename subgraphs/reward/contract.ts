@@ -1,0 +1,37 @@
+import type { DomainContract } from '../../core/module';
+
+/** The reward domain's contract: rewards, reward catalogs and reward codes. Plain data, importable by any domain. */
+export const REWARD = {
+  name: 'reward',
+  permissions: {
+    manage: 'reward:manage',
+  },
+  grants: {
+    marketing: ['reward:manage'],
+  },
+  events: { claimed: 'reward.claimed', redeemed: 'reward.redeemed' },
+} as const satisfies DomainContract;
+
+/**
+ * `reward.claimed`: a member redeemed a catalog for points and holds a new reward code (aggregate: the
+ * member). `pointUsage` is a decimal string with 2 decimals.
+ */
+export interface RewardClaimed {
+  memberId: string;
+  rewardId: string;
+  rewardCatalogId: string;
+  rewardCodeId: string;
+  pointUsage: string;
+  expiredAt: string;
+  claimedAt: string;
+}
+
+/** `reward.redeemed`: a staff member marked a member's reward code used (aggregate: the member). */
+export interface RewardRedeemed {
+  memberId: string;
+  rewardId: string;
+  rewardCatalogId: string;
+  rewardCodeId: string;
+  staffId: string;
+  usedAt: string;
+}
