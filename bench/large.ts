@@ -2,6 +2,8 @@ import { Result } from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Pool } from 'pg';
+import { checkLedger } from './ledger-check';
 import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, startTarget, stopTarget, Target, warmThenLoad } from './load';
 import { LoggedPlan, PlanLog, scansOf } from './plans';
 import { COMMON_SEARCH, LargeScale, memberId, RARE_SEARCH, SeededLarge, seedLarge } from './seed-large';
@@ -123,6 +125,17 @@ async function checkAnswers(sides: Side[]): Promise<string[]> {
   return problems;
 }
 
+/** The ledger invariants (bench/ledger-check.ts) for the heavy member, the first light one and the newest. */
+async function checkSeededLedger(side: Side): Promise<string[]> {
+  const pool = new Pool({ connectionString: side.target.databaseUrl, max: 1 });
+  try {
+    const check = await checkLedger(pool, [side.seed.heavyMemberId, memberId(2), memberId(side.seed.members)]);
+    return check.problems.map((problem) => `ledger (${side.label}): ${problem}`);
+  } finally {
+    await pool.end();
+  }
+}
+
 function describeSeed(label: string, seed: SeededLarge): string {
   const when = seed.seededNow ? 'seeded now' : `reused, seeded ${seed.seededAt}`;
   return `${label}: ${seed.members.toLocaleString('en')} members, ${seed.transactions.toLocaleString('en')} ledger rows (heavy member: ${seed.heavyTransactions.toLocaleString('en')}); ${when} in ${seed.seconds.toFixed(0)}s`;
@@ -206,6 +219,7 @@ export async function largeData(): Promise<boolean> {
     console.log(describeSeed('large', large.seed));
 
     const problems = await checkAnswers([small, large]);
+    for (const side of [small, large]) problems.push(...(await checkSeededLedger(side)));
     const rows: Array<{ read: Read; small: Result; large: Result }> = [];
     for (const read of READS) {
       rows.push({

@@ -9,6 +9,8 @@ export interface MemberLedger {
   /** Sum of point.point_lot.remaining. */
   openLots: string;
   transactions: number;
+  /** point.point_balance.entry_count, which must equal `transactions`. */
+  entryCount: number;
   negativeBalanceAfter: number;
 }
 
@@ -21,7 +23,8 @@ export interface LedgerCheck {
 
 /**
  * For each member: the ledger sum (EARN - SPEND - EXPIRE) equals the balance row, the open lots
- * add up to the same amount, and no transaction records a negative balance_after.
+ * add up to the same amount, the balance row counts every entry, and no transaction records a
+ * negative balance_after.
  */
 export async function checkLedger(pool: Pool, memberIds: string[]): Promise<LedgerCheck> {
   const { rows } = await pool.query<{
@@ -30,6 +33,7 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
     ledger_sum: string;
     open_lots: string;
     transactions: string;
+    entry_count: string;
     negative: string;
     consistent: boolean;
   }>(
@@ -46,6 +50,7 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
             coalesce(l.total, 0)::text as ledger_sum,
             coalesce(o.open, 0)::text as open_lots,
             coalesce(l.transactions, 0) as transactions,
+            coalesce(b.entry_count, 0) as entry_count,
             coalesce(l.negative, 0) as negative,
             coalesce(b.point_amount, 0) = coalesce(l.total, 0) and coalesce(o.open, 0) = coalesce(l.total, 0) as consistent
        from members m
@@ -61,6 +66,7 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
     ledgerSum: row.ledger_sum,
     openLots: row.open_lots,
     transactions: Number(row.transactions),
+    entryCount: Number(row.entry_count),
     negativeBalanceAfter: Number(row.negative),
   }));
   const problems: string[] = [];
@@ -68,6 +74,7 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
     if (!rows[i].consistent) {
       problems.push(`${member.memberId}: balance ${member.balance}, ledger sum ${member.ledgerSum}, open lots ${member.openLots}`);
     }
+    if (member.entryCount !== member.transactions) problems.push(`${member.memberId}: entry count ${member.entryCount} for ${member.transactions} transactions`);
     if (member.negativeBalanceAfter > 0) problems.push(`${member.memberId}: ${member.negativeBalanceAfter} transactions with a negative balance_after`);
   }
   return { members, transactions: members.reduce((sum, member) => sum + member.transactions, 0), problems };

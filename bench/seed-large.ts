@@ -202,7 +202,7 @@ async function seedMembers(client: Client, scale: LargeScale, now: Date): Promis
             (${names(FIRST_NAMES)})[1 + k % ${FIRST_NAMES.length}] || ' ' || (${names(LAST_NAMES)})[1 + (k / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}],
             ${phoneSql('k')},
             (array['Male', 'Female', 'Other'])[1 + k % 3],
-            date '1960-01-01' + (k * 7919) % 16000,
+            date '1960-01-01' + (k::bigint * 7919 % 16000)::int,
             'ACTIVE', at, at
        from (select k, $1::timestamptz - interval '3 years' + k * (interval '1 year' / $2::int) as at from generate_series(1, $2::int) as k) numbered`,
     [now, scale.members],

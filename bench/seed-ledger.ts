@@ -33,9 +33,9 @@ export function balanceAfter(n: number): number {
  * Writes one member's history straight into the ledger with set-based SQL: `transactions` entries
  * alternating EARN 10 / SPEND 5, thirty seconds apart and ending now; one lot per EARN, consumed
  * oldest first by the spends exactly as LedgerService.spend does (so the older half of the lots is
- * empty and the newer half is full); and the balance row equal to the ledger sum. Transaction ids
- * are md5(member:i) so that the lots can name their EARN without a join. Lots never expire (the
- * default POINT_EXPIRY=never).
+ * empty and the newer half is full); and the balance row equal to the ledger sum, counting the
+ * entries. Transaction ids are md5(member:i) so that the lots can name their EARN without a join.
+ * Lots never expire (the default POINT_EXPIRY=never).
  */
 async function seedMember(client: Client, memberId: string, transactions: number): Promise<SeededMember> {
   const spent = SPEND_POINTS * Math.floor(transactions / 2);
@@ -60,10 +60,10 @@ async function seedMember(client: Client, memberId: string, transactions: number
     [memberId, transactions, EARN_POINTS, spent],
   );
   const balance = balanceAfter(transactions);
-  await client.query(`insert into point.point_balance (member_id, point_amount, purchase_amount, updated_at) values ($1, $2, 0, now())`, [
-    memberId,
-    balance,
-  ]);
+  await client.query(
+    `insert into point.point_balance (member_id, point_amount, purchase_amount, entry_count, updated_at) values ($1, $2, 0, $3, now())`,
+    [memberId, balance, transactions],
+  );
   return { memberId, transactions, balance };
 }
 
