@@ -72,10 +72,12 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
       running = undefined;
     }
   };
+  let stopped = false;
   const timer = setInterval(async () => {
-    if (running) return;
+    if (running || stopped) return;
     try {
-      while ((await drain()) === BATCH);
+      // A full batch drains again at once, unless the relay stopped meanwhile (its pool is ending).
+      while ((await drain()) === BATCH && !stopped);
     } catch (error) {
       logger.error({ err: error }, 'outbox relay failed');
     }
@@ -83,6 +85,7 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
   return {
     drain,
     stop: async () => {
+      stopped = true;
       clearInterval(timer);
       await running?.catch(() => 0);
       await pool.end();
