@@ -196,8 +196,9 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
   const domainConfigs = Object.fromEntries(domains.map((domain) => [domain.contract.name, domainConfig(env, domain, problems)]));
   const publicUrl = parseUrl(env, 'PUBLIC_URL', problems, ['http:', 'https:']) ?? `http://localhost:${port}`;
   const hosts = {
-    rest: parseHost(env, 'HOST', '0.0.0.0', problems),
-    gateway: parseHost(env, 'GATEWAY_HOST', '0.0.0.0', problems),
+    // Loopback unless a deployment opens them (docker-compose sets 0.0.0.0 inside the containers).
+    rest: parseHost(env, 'HOST', '127.0.0.1', problems),
+    gateway: parseHost(env, 'GATEWAY_HOST', '127.0.0.1', problems),
   };
 
   const adminEmail = env.BOOTSTRAP_ADMIN_EMAIL || undefined;

@@ -4,9 +4,9 @@ const HEADER = `# Generated from subgraphs/registry.ts by \`npm run schema\`; \`
 # PostgreSQL plus each part of the platform as its own service (one image, different commands), so
 # that the parts can run on separate hosts. Set JWT_SECRET (32+ characters) and POSTGRES_PASSWORD in
 # the environment or an .env file next to this one:  JWT_SECRET=... POSTGRES_PASSWORD=... docker compose up
-# Only the REST adapter and the gateway publish a port; the subgraphs bind 0.0.0.0 inside their
-# containers (the gateway reaches them over the compose network) and serve only callers presenting
-# the internal credential.`;
+# Every part binds 0.0.0.0 inside its container (by default each binds loopback). Only the REST
+# adapter and the gateway publish a port; the gateway reaches the subgraphs over the compose network,
+# and they serve only callers presenting the internal credential.`;
 
 const passThrough = (names: readonly string[]) => names.map((name) => `      ${name}: \${${name}:-}`);
 
@@ -71,6 +71,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '    environment:',
     '      <<: *platform-env',
     '      GATEWAY_PORT: "4000"',
+    '      GATEWAY_HOST: 0.0.0.0',
     ...modules.map((module) => `      ${module.contract.name.toUpperCase()}_URL: http://${module.contract.name}:${module.defaultPort}/graphql`),
     '    ports:',
     '      - "4000:4000"',
@@ -83,6 +84,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '    environment:',
     '      <<: *platform-env',
     '      PORT: "3000"',
+    '      HOST: 0.0.0.0',
     '      GATEWAY_URL: http://gateway:4000/graphql',
     '    ports:',
     '      - "3000:3000"',

@@ -29,6 +29,12 @@ describe('configuration', () => {
     }
   });
 
+  it('binds every part to loopback unless its *_HOST opens it', () => {
+    const defaults = loadConfig({ DATA_DIR: tempDir() });
+    expect(defaults.hosts).toEqual({ rest: '127.0.0.1', gateway: '127.0.0.1' });
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0', GATEWAY_HOST: '::' }).hosts).toEqual({ rest: '0.0.0.0', gateway: '::' });
+  });
+
   it('generates a JWT secret once and keeps it under DATA_DIR when none is given', () => {
     const dataDir = tempDir();
     const first = loadConfig({ DATA_DIR: dataDir });
