@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsOptional, Matches, MaxLength, ValidateBy, ValidationError, ValidationOptions, validate } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidationError, ValidationOptions, validate } from 'class-validator';
 import { FieldError, validationError } from './errors';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
@@ -56,6 +56,13 @@ const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 /** A link a client may render or fetch: http or https only, never `javascript:` or `data:`. */
 export const IsHttpUrl = (options?: ValidationOptions): PropertyDecorator =>
   Matches(HTTP_URL, { message: (args) => `${args.property} must be an http or https URL`, ...options });
+
+/** A list of at most `max` plain-string ids (stores, tiers, categories), each at most 256 characters. */
+export const IsIdList =
+  (max: number): PropertyDecorator =>
+  (target, property) => {
+    for (const decorator of [IsArray(), ArrayMaxSize(max), IsString({ each: true }), MaxLength(256, { each: true })]) decorator(target, property);
+  };
 
 /** An optional list of at most `max` URLs of stored uploads (the REST adapter fills it from a multipart field). */
 export const AreUploadedUrls =

@@ -1,8 +1,8 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEnum, IsInt, IsISO8601, IsOptional, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { CatalogListArgs, RequiredDescriptionCreateInput, RequiredDescriptionUpdateInput } from '../../../core/catalog/catalog-inputs';
 import { BadgeRuleType, BadgeTierConditionType } from '../entities/badge';
-import { given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
+import { given, HasTwoDecimals, IsIdList, IsHttpUrl } from '../../../core/validation';
 
 const MAX_IDS = 100;
 
@@ -15,7 +15,7 @@ export class BadgeRuleWindowInput {
 @InputType()
 export class BadgeTierConditionInput {
   @Field(() => BadgeTierConditionType) @IsEnum(BadgeTierConditionType) type: BadgeTierConditionType;
-  @Field(() => [String]) @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) tierIds: string[];
+  @Field(() => [String]) @IsIdList(MAX_IDS) tierIds: string[];
 }
 
 /** The rule of a badge; multipart sends it as a JSON string. */
@@ -28,10 +28,10 @@ export class BadgeRuleInput {
   @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) minSpend?: number | null;
   @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(36_500) withinDays?: number | null;
   @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(1000) anniversaryYear?: number | null;
-  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) categoryIdsIncluded?: string[] | null;
-  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) categoryIdsExcluded?: string[] | null;
-  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) shopIdsIncluded?: string[] | null;
-  @Field(() => [String], { nullable: true }) @IsOptional() @IsArray() @ArrayMaxSize(MAX_IDS) @IsString({ each: true }) @MaxLength(256, { each: true }) shopIdsExcluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsIdList(MAX_IDS) categoryIdsIncluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsIdList(MAX_IDS) categoryIdsExcluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsIdList(MAX_IDS) shopIdsIncluded?: string[] | null;
+  @Field(() => [String], { nullable: true }) @IsOptional() @IsIdList(MAX_IDS) shopIdsExcluded?: string[] | null;
   @Field(() => BadgeRuleWindowInput, { nullable: true }) @IsOptional() @ValidateNested() window?: BadgeRuleWindowInput | null;
   @Field(() => BadgeTierConditionInput, { nullable: true }) @IsOptional() @ValidateNested() tierCondition?: BadgeTierConditionInput | null;
 }

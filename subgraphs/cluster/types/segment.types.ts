@@ -1,10 +1,10 @@
 import { CatalogSearchArgs, DescribedUpdateInput, DescribedWriteInput, NameCreateInput, NameUpdateInput } from '../../../core/catalog/catalog-inputs';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { SegmentType } from '../entities/segment';
 import { MemberReference } from './member.type';
-import { given, HasTwoDecimals } from '../../../core/validation';
+import { given, HasTwoDecimals, IsIdList } from '../../../core/validation';
 
 const MAX_POINTS = 1_000_000_000_000;
 export const MAX_MEMBERS_PER_CALL = 100;
@@ -14,11 +14,8 @@ export const MAX_MEMBERS_PER_CALL = 100;
 export class SegmentRuleInput {
   @Field(() => [ID], { nullable: true, description: 'Live tier ids; the member is projected on one of them' })
   @IsOptional()
-  @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(50)
   tierIds?: string[] | null;
   @Field(() => Float, { nullable: true, description: 'Lowest point balance (as last announced by point events), >= 0' })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
 import { CatalogListArgs, DescribedWriteInput, RequiredDescriptionCreateInput, RequiredDescriptionUpdateInput } from '../../../core/catalog/catalog-inputs';
-import { AreUploadedUrls, given, HasTwoDecimals, IsHttpUrl } from '../../../core/validation';
+import { AreUploadedUrls, given, HasTwoDecimals, IsIdList, IsHttpUrl } from '../../../core/validation';
 
 /** Levels are small integers; the cap keeps them inside Postgres int. */
 export const MAX_TIER_LEVEL = 1_000_000_000;
@@ -91,11 +91,8 @@ export class TierListArgs extends CatalogListArgs {}
 @ArgsType()
 export class TierIdsArgs {
   @Field(() => [ID], { description: 'Tier ids (plain strings); unknown ones are left out' })
-  @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(100)
   ids: string[];
 }
 

@@ -1,8 +1,8 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsEnum, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDate, IsEnum, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int } from 'type-graphql';
 import { CatalogListArgs, DescribedUpdateInput, DescribedWriteInput } from '../../../core/catalog/catalog-inputs';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
-import { given, HasTwoDecimals, IsHttpUrl, MAX_EXACT_AMOUNT } from '../../../core/validation';
+import { given, HasTwoDecimals, IsIdList, IsHttpUrl, MAX_EXACT_AMOUNT } from '../../../core/validation';
 import { RewardCatalogStatus, TierCondition } from '../entities/reward-catalog';
 import { RewardWindowInput } from './reward.types';
 
@@ -43,10 +43,7 @@ export class CreateRewardCatalogInput extends DescribedWriteInput {
   @Field(() => TierCondition, { nullable: true, description: 'Required with tierRequirement' }) @IsOptional() @IsEnum(TierCondition) tierCondition?: TierCondition | null;
   @Field(() => [String], { nullable: true, description: 'Tier ids (plain strings); required with tierCondition' })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_TIERS)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(MAX_TIERS)
   tierRequirement?: string[] | null;
   @Field(() => String, { nullable: true, description: 'POST /reward-catalogs stores the image upload here' }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Default true' }) @IsOptional() @IsBoolean() isActive?: boolean;
@@ -65,10 +62,7 @@ export class UpdateRewardCatalogInput extends DescribedUpdateInput {
   @Field(() => TierCondition, { nullable: true }) @IsOptional() @IsEnum(TierCondition) tierCondition?: TierCondition | null;
   @Field(() => [String], { nullable: true })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_TIERS)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(MAX_TIERS)
   tierRequirement?: string[] | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
@@ -91,10 +85,7 @@ export class RewardCatalogListArgs extends CatalogListArgs {
   dateRangeEnd?: Date;
   @Field(() => [String], { nullable: true, description: 'Catalogs whose tierRequirement names any of these tiers' })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(LIST_MAX)
   tierRequirementIds?: string[];
   @Field(() => TierCondition, { nullable: true }) @IsOptional() @IsEnum(TierCondition) tierCondition?: TierCondition;
   @Field(() => CatalogSortBy, { defaultValue: CatalogSortBy.createdAt }) @IsEnum(CatalogSortBy) sortBy: CatalogSortBy = CatalogSortBy.createdAt;
@@ -103,10 +94,7 @@ export class RewardCatalogListArgs extends CatalogListArgs {
   @Field(() => Float, { nullable: true }) @IsOptional() @HasTwoDecimals() @Min(0) @Max(MAX_EXACT_AMOUNT) pointUsageMax?: number;
   @Field(() => [String], { nullable: true, description: "Catalogs whose reward is valid at any of these stores (a reward without stores is valid at all)" })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(LIST_MAX)
   storeIds?: string[];
 }
 

@@ -1,7 +1,7 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEnum, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int } from 'type-graphql';
 import { CatalogListArgs } from '../../../core/catalog/catalog-inputs';
-import { given, HasTwoDecimals, IsHttpUrl, MAX_EXACT_AMOUNT } from '../../../core/validation';
+import { given, HasTwoDecimals, IsIdList, IsHttpUrl, MAX_EXACT_AMOUNT } from '../../../core/validation';
 import { DiscountType, RewardType, StockType } from '../entities/reward';
 
 /** Stock fits a Postgres int with room for any single increase. */
@@ -62,10 +62,7 @@ export class CreateRewardInput {
   @Field(() => ID, { nullable: true, description: 'A live reward catalog' }) @IsOptional() @IsUUID() rewardCatalogId?: string | null;
   @Field(() => [String], { nullable: true, description: 'Store ids (plain strings); multipart sends a JSON array' })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(100)
   storeIds?: string[];
   @Field(() => String, { nullable: true, description: 'POST /rewards stores the image upload here' }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => Boolean, { nullable: true }) @IsOptional() @IsBoolean() isActive?: boolean;
@@ -97,10 +94,7 @@ export class UpdateRewardInput {
   @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID() rewardCatalogId?: string | null;
   @Field(() => [String], { nullable: true })
   @ValidateIf(given('storeIds'))
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(256, { each: true })
+  @IsIdList(100)
   storeIds?: string[];
   @Field(() => String, { nullable: true }) @IsOptional() @IsHttpUrl() @MaxLength(2048) imageUrl?: string | null;
   @Field(() => Boolean, { nullable: true }) @ValidateIf(given('isActive')) @IsBoolean() isActive?: boolean;
