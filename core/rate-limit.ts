@@ -90,7 +90,8 @@ export class CallerRateLimiter {
   async consume(principal: Principal | undefined, ip: string | undefined): Promise<RateLimitDecision> {
     const isService = principal?.kind === 'service';
     const limit = isService ? this.limits.premiumPerHour : this.limits.standardPerHour;
-    const key = `${isService ? 'premium' : 'standard'}|${principal ? `${principal.kind}:${principal.id}` : `ip:${ip ?? 'unknown'}`}`;
+    // The key names the tier too: only service principals are premium.
+    const key = principal ? `${principal.kind}:${principal.id}` : `ip:${ip ?? 'unknown'}`;
     const budget = this.budgets.get(key);
     if (budget && budget.endsAt > Date.now()) {
       if (budget.available > 0) return this.take(budget, limit);
@@ -104,7 +105,7 @@ export class CallerRateLimiter {
     const block = reservationBlock(limit);
     let state: RateLimiterRes;
     try {
-      state = await limiter.consume(key.slice(key.indexOf('|') + 1), block);
+      state = await limiter.consume(key, block);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       state = rejection;
