@@ -31,14 +31,20 @@ const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 describe('internal parts', () => {
 
-  it('binds the subgraphs to loopback only, while the adapter and the gateway face clients', async () => {
+  it('binds every part to loopback by default; HOST and GATEWAY_HOST open the adapter and the gateway, never the subgraphs', async () => {
     // A socket bound to 127.0.0.1 refuses connections to another loopback address; one bound to 0.0.0.0 accepts them.
-    for (const url of Object.values(platform.subgraphUrls)) {
+    for (const url of [...Object.values(platform.subgraphUrls), platform.gatewayUrl, platform.restUrl]) {
       expect(await probe('127.0.0.1', portOf(url))).toBe(200);
       expect(await probe('127.0.0.2', portOf(url))).toBe('ECONNREFUSED');
     }
-    expect(await probe('127.0.0.2', portOf(platform.gatewayUrl))).toBe(200);
-    expect(await probe('127.0.0.2', portOf(platform.restUrl))).toBe(200);
+    const opened = await startTestPlatform({ HOST: '0.0.0.0', GATEWAY_HOST: '0.0.0.0' });
+    try {
+      for (const url of Object.values(opened.subgraphUrls)) expect(await probe('127.0.0.2', portOf(url))).toBe('ECONNREFUSED');
+      expect(await probe('127.0.0.2', portOf(opened.gatewayUrl))).toBe(200);
+      expect(await probe('127.0.0.2', portOf(opened.restUrl))).toBe(200);
+    } finally {
+      await opened.close();
+    }
   });
 
   it('refuses a subgraph request without the gateway credential, so _entities cannot read members or balances', async () => {
