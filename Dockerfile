@@ -4,7 +4,8 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm install --no-audit --no-fund --omit=dev
 COPY . .
-ENV NODE_ENV=production DATA_DIR=/data
+# Inside a container the client-facing parts listen on every interface (outside, they default to loopback).
+ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 GATEWAY_HOST=0.0.0.0
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 4000 4001
