@@ -1,5 +1,5 @@
 import { MikroORM, ReflectMetadataProvider } from '@mikro-orm/core';
-import { Migration } from '@mikro-orm/migrations';
+import { Migration, Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 
@@ -28,6 +28,9 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
     entities: options.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
+    // Registered, not looked up: MikroORM would resolve the package from the working directory, and
+    // takes one whose name has a dot (`/tmp/tmp.x1y2`) for a file.
+    extensions: [Migrator],
     pool: { min: 0, max: options.poolSize ?? 10 },
     migrations: {
       tableName: 'mikro_orm_migrations',
