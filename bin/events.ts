@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { loadConfig } from '../core/config';
 import { resolveDatabase } from '../core/db/database';
 import { listDeadLetters, listParked, replayDeadLetters } from '../core/events/dead-letters';
-import { JOB_QUEUE_SCHEMA } from '../core/events/job-queue';
+import { JOB_QUEUE_SCHEMA, stopJobQueue } from '../core/events/job-queue';
 
 const USAGE = `Usage: npm run events -- <command>
 
@@ -42,7 +42,7 @@ async function main(args: string[]): Promise<number> {
         console.log(`Replayed ${replayed.length} dead letter(s) on ${queue}.`);
         if (replayed.length > 0) console.table(replayed);
       } finally {
-        await boss.stop({ graceful: false, wait: true });
+        await stopJobQueue(boss);
       }
     }
     return 0;

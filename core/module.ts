@@ -7,7 +7,7 @@ import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity, liveFilter } from './catalog/catalog-entity';
 import { MigrationClass, openDomainOrm } from './db/orm';
 import { startEventConsumer } from './events/event-consumer';
-import { scheduleJob, startJobQueue } from './events/job-queue';
+import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
 import { startOutboxRelay } from './events/outbox-relay';
 import { RunningGraphqlServer } from './graphql-http';
@@ -156,7 +156,7 @@ export async function startDomain(
     close: async () => {
       await server.close();
       await relay.stop();
-      await boss.stop({ graceful: true, wait: true });
+      await stopJobQueue(boss);
       await orm.close();
     },
   };

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { randomUUID } from 'node:crypto';
-import { startJobQueue } from '../core/events/job-queue';
+import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
 import { CLUSTER_QUEUES } from '../subgraphs/cluster/queues';
@@ -21,7 +21,7 @@ let boss: PgBoss;
 beforeAll(async () => {
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(() => boss.stop({ graceful: false, wait: true }));
+afterAll(() => stopJobQueue(boss));
 
 const BASE = '/cluster/api';
 const fieldsOf = (response: { body: any }) => [...new Set((response.body.data.errors ?? []).map((error: { field: string }) => error.field))];

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Pool } from 'pg';
 import { listDeadLetters, listParked, replayDeadLetters } from '../core/events/dead-letters';
 import { startEventConsumer } from '../core/events/event-consumer';
-import { JOB_QUEUE_SCHEMA, startJobQueue } from '../core/events/job-queue';
+import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { PublishedEvent, recordEvent } from '../core/events/outbox-event';
 import { startOutboxRelay } from '../core/events/outbox-relay';
 import { createLogger } from '../core/logger';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const type of ['points.earned', 'points.redeemed', 'points.expired']) await boss.subscribe(type, pointQueue);
 });
 afterAll(async () => {
-  await boss.stop({ graceful: false, wait: true });
+  await stopJobQueue(boss);
   await pointOrm.close();
 });
 

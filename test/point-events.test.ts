@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { randomUUID } from 'node:crypto';
-import { startJobQueue } from '../core/events/job-queue';
+import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
 import { usePlatform } from './support/use-platform';
@@ -13,7 +13,7 @@ beforeAll(async () => {
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'), [queue]);
   for (const type of ['points.earned', 'points.redeemed', 'points.expired']) await boss.subscribe(type, queue);
 });
-afterAll(() => boss.stop({ graceful: false, wait: true }));
+afterAll(() => stopJobQueue(boss));
 
 const earn = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   platform.api('POST', '/point/api/earn', { token: admin.token, body, headers });

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import { randomUUID } from 'node:crypto';
 import { PointExpiryPolicy } from '../subgraphs/point/settings';
-import { startJobQueue } from '../core/events/job-queue';
+import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { EXPIRE_LOTS_QUEUE } from '../subgraphs/point/services/expiry-job';
 import { expiresAtFor } from '../subgraphs/point/services/expiry-policy';
@@ -13,7 +13,7 @@ let boss: PgBoss;
 beforeAll(async () => {
   boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(() => boss.stop({ graceful: false, wait: true }));
+afterAll(() => stopJobQueue(boss));
 
 const earn = (memberId: string, amount: number) => platform.api('POST', '/point/api/earn', { token: admin.token, body: { memberId, amount } });
 const spend = (memberId: string, amount: number) => platform.api('POST', '/point/api/spend', { token: admin.token, body: { memberId, amount } });

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { Logger } from '../logger';
-import { DEFAULT_RETRY, ensureQueue, inTransaction, JOB_QUEUE_SCHEMA, RetryPolicy } from './job-queue';
+import { DEFAULT_RETRY, ensureQueue, inTransaction, JOB_QUEUE_SCHEMA, RetryPolicy, workOn } from './job-queue';
 import { PublishedEvent } from './outbox-event';
 
 export interface EventConsumerOptions<T> {
@@ -135,7 +135,7 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
       if (fresh.length > 0) await apply(em, event);
     });
 
-  await boss.work<PublishedEvent>(queue, { batchSize: options.batchSize ?? 20, pollingIntervalSeconds: 0.5, includeMetadata: true }, async (jobs) => {
+  await workOn<PublishedEvent>(boss, queue, { batchSize: options.batchSize ?? 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
     // One job at a time, in queue order (pg-boss hands a batch out in no particular order: sorted by
     // its own order, created_on then id); a failure fails that job alone (pg-boss retries it).
     const ordered = [...jobs].sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime() || a.id.localeCompare(b.id));

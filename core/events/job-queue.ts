@@ -45,7 +45,7 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, queues:
 export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: string, cron: string, run: () => Promise<void>, logger: Logger): Promise<void> {
   await ensureQueue(boss, databaseUrl, queue, DEFAULT_RETRY);
   await boss.schedule(queue, cron);
-  await boss.work(queue, async () => {
+  await workOn(boss, queue, {}, async () => {
     try {
       await run();
     } catch (error) {
@@ -53,6 +53,36 @@ export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: stri
       throw error;
     }
   });
+}
+
+/** The handlers of each job queue's workers that are running now. */
+const running = new WeakMap<PgBoss, Set<Promise<unknown>>>();
+
+/** `boss.work`, with each run of the handler known to `stopJobQueue`, which waits for it. */
+export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkWithMetadataHandler<T>): Promise<string> {
+  const runs = running.get(boss) ?? new Set<Promise<unknown>>();
+  running.set(boss, runs);
+  return boss.work<T>(queue, { ...options, includeMetadata: true }, (jobs) => {
+    const run = handler(jobs).finally(() => runs.delete(run));
+    runs.add(run);
+    return run;
+  });
+}
+
+/**
+ * Stops the job queue and returns once no worker of it runs: the handlers of jobs fetched while it
+ * stopped have finished (before the caller closes what they use, such as its ORM), and every worker's
+ * loop has ended (pg-boss checks for that on a one-second timer that must find nothing left to wait for,
+ * or it keeps polling after its owner has gone).
+ */
+export async function stopJobQueue(boss: PgBoss): Promise<void> {
+  await boss.stop({ graceful: true, wait: true });
+  const runs = running.get(boss);
+  // A batch fetched as the queue stopped reaches its handler a few promise turns after `stop` returns.
+  await new Promise((resolve) => setImmediate(resolve));
+  while (runs && runs.size > 0) await Promise.allSettled([...runs]);
+  // The worker's loop ends right after its handler settles (its completion call fails on the closed pool).
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Creates the queue with its dead-letter queue, or brings an existing one to the policy. */
