@@ -6,6 +6,8 @@ import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
+import { gatewayLink, gatewayOverHttp } from '../core/gateway-link';
+import { InternalCredential } from '../core/auth/internal-credential';
 import { OperationExecutor, RunningGraphqlServer } from '../core/graphql-http';
 import { startDomain } from '../core/module';
 import { MODULES } from '../subgraphs/registry';
@@ -36,8 +38,10 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const domains: RunningGraphqlServer[] = [];
   const subgraphUrls: Record<string, string> = {};
   const localSubgraphs: Record<string, OperationExecutor> = {};
+  // The domains start before the gateway: the link reaches it once it runs.
+  const gatewayForDomains = gatewayLink(config);
   for (const module of MODULES) {
-    const domain = await startDomain(module, config, database.url, logger(module.contract.name), contracts);
+    const domain = await startDomain(module, config, database.url, logger(module.contract.name), contracts, gatewayForDomains.execute);
     domains.push(domain);
     subgraphUrls[module.contract.name] = `http://127.0.0.1:${domain.port}/graphql`;
     localSubgraphs[module.contract.name] = domain.execute;
@@ -56,6 +60,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     supergraphSdl,
   });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
+  gatewayForDomains.bind(inProcess ? gateway.execute : gatewayOverHttp(gatewayUrl, new InternalCredential(config.internalSecret)));
   const app = createRestApp({
     config: { ...config, gatewayUrl },
     apiSchema: apiSchemaOf(supergraphSdl),

@@ -10,7 +10,8 @@ import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
 import { startOutboxRelay } from './events/outbox-relay';
-import { RunningGraphqlServer } from './graphql-http';
+import { gatewayLink } from './gateway-link';
+import { OperationExecutor, RunningGraphqlServer } from './graphql-http';
 import { Logger } from './logger';
 import { BuiltSubgraph, buildSubgraph, ReferenceResolvers } from './subgraph';
 import { startSubgraphServer, subgraphServing } from './subgraph-server';
@@ -41,6 +42,8 @@ export interface ModuleStart<Settings> {
   logger: Logger;
   /** Every domain's contract (the registry's), e.g. for auth to seed the roles' grants. */
   contracts: readonly DomainContract[];
+  /** The gateway, for a domain that reads or writes another domain's data through the supergraph. */
+  gateway: OperationExecutor;
 }
 
 /** A started domain: the above, and what its resolvers, jobs and start hook receive (`deps`). */
@@ -92,6 +95,8 @@ export interface DomainModule<Settings = unknown, Deps = unknown, Services = unk
   onStart?: (context: DomainContext<Settings, Deps>) => Promise<void>;
   jobs?: ScheduledJob<Settings, Deps>[];
   consumers?: EventConsumer[];
+  /** The documents it runs on the gateway (`gateway` of its start), by name; `npm run schema:check` validates them. */
+  supergraphOperations?: Readonly<Record<string, string>>;
 }
 
 export const defineModule = <Settings, Deps, Services = unknown>(module: DomainModule<Settings, Deps, Services>): DomainModule<Settings, Deps, Services> =>
@@ -122,7 +127,8 @@ export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities'
 
 /**
  * Runs a domain: opens its schema (running its migrations), starts the job queue, its outbox relay and
- * whatever the module starts, and serves its subgraph. `close` stops them in reverse order.
+ * whatever the module starts, and serves its subgraph. `close` stops them in reverse order. It reaches
+ * the gateway through `gateway`, GATEWAY_URL over HTTP unless given.
  */
 export async function startDomain(
   module: DomainModule<unknown, unknown, unknown>,
@@ -130,6 +136,7 @@ export async function startDomain(
   databaseUrl: string,
   logger: Logger,
   contracts: readonly DomainContract[],
+  gateway: OperationExecutor = gatewayLink(config).execute,
 ): Promise<RunningGraphqlServer> {
   const { name } = module.contract;
   const domain = config.domains[name];
@@ -137,7 +144,7 @@ export async function startDomain(
   const orm = await openModuleOrm(module, databaseUrl);
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
-  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts };
+  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, gateway };
   const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps?.(start) };
   await module.onStart?.(context);
   for (const consumer of module.consumers ?? []) await startEventConsumer({ orm, boss, logger, ...consumer });

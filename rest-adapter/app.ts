@@ -11,7 +11,7 @@ import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
-import { gatewayOverHttp } from './gateway-client';
+import { gatewayOverHttp } from '../core/gateway-link';
 import { OPERATIONS } from './operations';
 import { Access, defaultVariables, Route, RouteInput } from './route';
 import { ROUTES } from './routes';

@@ -6,7 +6,8 @@ const HEADER = `# Generated from subgraphs/registry.ts by \`npm run schema\`; \`
 # the environment or an .env file next to this one:  JWT_SECRET=... POSTGRES_PASSWORD=... docker compose up
 # Every part binds 0.0.0.0 inside its container (by default each binds loopback). Only the REST
 # adapter and the gateway publish a port; the gateway reaches the subgraphs over the compose network,
-# and they serve only callers presenting the internal credential.`;
+# and they serve only callers presenting the internal credential. Every part reaches the gateway at
+# GATEWAY_URL (the adapter for each request, a domain for another domain's data).`;
 
 const passThrough = (names: readonly string[]) => names.map((name) => `      ${name}: \${${name}:-}`);
 
@@ -48,6 +49,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '    RATE_LIMIT_PREMIUM_PER_HOUR: ${RATE_LIMIT_PREMIUM_PER_HOUR:-10000}',
     '    GRAPHQL_INTROSPECTION: ${GRAPHQL_INTROSPECTION:-false}',
     '    PUBLIC_URL: ${PUBLIC_URL:-http://localhost:3000}',
+    '    GATEWAY_URL: http://gateway:4000/graphql',
     '',
     'services:',
     '  postgres:',
@@ -85,7 +87,6 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '      <<: *platform-env',
     '      PORT: "3000"',
     '      HOST: 0.0.0.0',
-    '      GATEWAY_URL: http://gateway:4000/graphql',
     '    ports:',
     '      - "3000:3000"',
     '    volumes:',

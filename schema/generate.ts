@@ -15,7 +15,8 @@ import { dockerCompose } from './docker-compose';
  * writes docker-compose.yml from the registry.
  * `npm run schema:check` (CI): fails when the committed files differ from what the code produces,
  * when the registry is inconsistent (names, ports), when composition fails, or when a REST operation
- * does not validate against the supergraph or breaks the gateway's operation limits.
+ * (or one a domain runs on the gateway) does not validate against the supergraph or breaks the
+ * gateway's operation limits.
  */
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
@@ -38,7 +39,8 @@ async function main(): Promise<void> {
     const apiSchema = composition.schema.toAPISchema().toGraphQLJSSchema();
     const protection = operationProtection(composition.supergraphSdl);
     const rules = [...specifiedRules, ...protection.validationRules];
-    for (const [name, document] of Object.entries(OPERATIONS)) {
+    const domainOperations = MODULES.flatMap((module) => Object.entries(module.supergraphOperations ?? {}).map(([name, document]) => [`${module.contract.name} ${name}`, document]));
+    for (const [name, document] of [...Object.entries(OPERATIONS), ...domainOperations]) {
       try {
         for (const error of validate(apiSchema, parse(document, protection.parseOptions), rules)) problems.push(`operation ${name}: ${error.message}`);
       } catch (error) {

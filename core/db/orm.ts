@@ -28,6 +28,10 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
     entities: options.entities,
     metadataProvider: ReflectMetadataProvider,
     discovery: { warnWhenNoEntities: false },
+    // Each domain's own name for MikroORM's async context: a transaction is found again by the code it
+    // calls, and a domain called in-process from inside another's transaction (through the gateway)
+    // must not take that transaction, on the other domain's schema, for its own.
+    contextName: options.schema,
     // Registered, not looked up: MikroORM would resolve the package from the working directory, and
     // takes one whose name has a dot (`/tmp/tmp.x1y2`) for a file.
     extensions: [Migrator],
