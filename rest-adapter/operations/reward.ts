@@ -12,6 +12,9 @@ const CATALOG_FIELDS = `id name_en name_th name_cn description_en description_th
   redeemRule { pointUsage limitPerUser } quota { type numberInPeriod limitPerPeriod } window { start end }
   tierCondition tierRequirement status isActive createdAt updatedAt deletedAt`;
 
+/** A reward code as redemption answers it (the reward-code endpoints select the same fields). */
+const REDEEMED_CODE_FIELDS = 'id code rewardId rewardCatalogId memberId staffId usedAt expiredAt expirationNotifiedAt status createdAt updatedAt';
+
 export const REWARD_OPERATIONS = {
   Rewards: `query Rewards($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean,
     $includeStats: Boolean = false, $includeLink: Boolean = false, $type: RewardType, $locale: Locale) {
@@ -39,4 +42,7 @@ export const REWARD_OPERATIONS = {
   UpdateRewardCatalog: `mutation UpdateRewardCatalog($id: ID!, $input: UpdateRewardCatalogInput!) { updateRewardCatalog(id: $id, input: $input) { ${CATALOG_FIELDS} } }`,
   DeleteRewardCatalog: `mutation DeleteRewardCatalog($id: ID!) { deleteRewardCatalog(id: $id) { id } }`,
   SetRewardCatalogActive: `mutation SetRewardCatalogActive($id: ID!, $isActive: Boolean!) { setRewardCatalogActive(id: $id, isActive: $isActive) { id isActive } }`,
+  CanRedeemRewardCatalog: `query CanRedeemRewardCatalog($id: ID!, $memberId: ID) { canRedeemRewardCatalog(id: $id, memberId: $memberId) { canRedeem reasons { code message } } }`,
+  RedeemRewardCatalog: `mutation RedeemRewardCatalog($id: ID!, $memberId: ID, $idempotencyKey: String!) {
+    redeemRewardCatalog(id: $id, memberId: $memberId, idempotencyKey: $idempotencyKey) { ${REDEEMED_CODE_FIELDS} } }`,
 };

@@ -1,4 +1,5 @@
 import { REWARD } from '../../subgraphs/reward/contract';
+import { Principal } from '../../core/auth/principal';
 import { Route, RouteInput, withPermission } from '../route';
 
 const BASE = '/reward/api';
@@ -11,6 +12,8 @@ const stockChange = ({ params, body }: RouteInput) => ({ id: params.id, amount: 
 const withImage = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 
 const CATALOG = `${BASE}/reward-catalogs`;
+/** Redemption: members for themselves, reward:manage for the member named in the body. */
+const REDEEMER = (principal: Principal) => principal.kind === 'member' || principal.can(REWARD.permissions.manage);
 
 /** Spec Part 1, reward service: reads are public; writes answer `message` beside `data`. */
 export const REWARD_ROUTES: Route[] = [
@@ -78,5 +81,16 @@ export const REWARD_ROUTES: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, isActive: body.isActive }),
     envelope: 'dataWithMessage',
     message: 'Reward catalog status updated',
+  },
+  { method: 'get', path: `${CATALOG}/:id/can-redeem`, operation: 'CanRedeemRewardCatalog', authorize: REDEEMER, envelope: 'data' },
+  {
+    method: 'post',
+    path: `${CATALOG}/:id/redeem`,
+    operation: 'RedeemRewardCatalog',
+    authorize: REDEEMER,
+    variables: ({ params, body, headers }) => ({ id: params.id, memberId: body.memberId, idempotencyKey: headers['idempotency-key'] }),
+    envelope: 'dataWithMessage',
+    message: 'Reward redeemed',
+    status: 201,
   },
 ];

@@ -4,6 +4,8 @@ import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
 import { Reward } from './entities/reward';
 import { RewardCatalog } from './entities/reward-catalog';
+import { RewardDeps } from './reward-deps';
+import { RedemptionService } from './services/redemption.service';
 import { RewardCatalogService } from './services/reward-catalog.service';
 import { RewardService } from './services/reward.service';
 
@@ -20,8 +22,9 @@ async function rewardsByIds(em: EntityManager, ids: string[]): Promise<Map<strin
 }
 
 /** The reward services of one request, on its unit of work. */
-export function rewardServices(em: EntityManager) {
+export function rewardServices(em: EntityManager, deps: RewardDeps) {
   return {
+    redemptions: new RedemptionService(em, deps.points),
     rewards: new RewardService(em),
     catalogs: new RewardCatalogService(em),
     /** Reward.rewardCatalog (`includeLink`): a page of rewards costs one query. */

@@ -1,10 +1,12 @@
 import { Migration20261124RewardInitial } from './migration-20261124-reward-initial';
 import { Migration20261125RewardCatalogs } from './migration-20261125-reward-catalogs';
 import { Migration20261126RewardCodes } from './migration-20261126-reward-codes';
+import { Migration20261127RewardRedemptions } from './migration-20261127-redemptions';
 
 /** Every reward migration, by name, in the order they apply. */
 export const rewardMigrations = {
   Migration20261124RewardInitial,
   Migration20261125RewardCatalogs,
   Migration20261126RewardCodes,
+  Migration20261127RewardRedemptions,
 };

@@ -1,0 +1,17 @@
+import { AccessTokens } from '../../core/auth/jwt';
+import { ServiceIdentity } from '../../core/auth/service-identity';
+import { Config } from '../../core/config';
+import { OperationExecutor } from '../../core/graphql-http';
+import { SupergraphClient } from '../../core/supergraph-client';
+import { RedemptionPoints, REWARD_SERVICE_PRINCIPAL } from './services/redemption-supergraph';
+
+/** What the reward services need besides a unit of work. */
+export interface RewardDeps {
+  /** Members' tiers and balances, and spends, through the supergraph as the reward service. */
+  points: RedemptionPoints;
+}
+
+export function rewardDeps(config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): RewardDeps {
+  const identity = new ServiceIdentity(new AccessTokens(config.jwtSecret), REWARD_SERVICE_PRINCIPAL);
+  return { points: new RedemptionPoints(new SupergraphClient(gateway, identity)) };
+}

@@ -1,0 +1,162 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Principal } from '../../../core/auth/principal';
+import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
+import { Redemption } from '../entities/redemption';
+import { Reward, StockType } from '../entities/reward';
+import { RewardCatalog } from '../entities/reward-catalog';
+import { RewardCode } from '../entities/reward-code';
+import { RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal } from '../types/redemption.types';
+import { quotaPeriod, RedeemingMember, redeemRefusals } from './redeem-rules';
+import { RedemptionOutcome, settleRedemption } from './redemption-settlement';
+import { RedemptionPoints } from './redemption-supergraph';
+import { atRedemptionStep } from './redemption-test-hooks';
+import { RewardCatalogService } from './reward-catalog.service';
+
+/** 400 naming every rule that fails, their codes in `data.reasons` (REST `data.data.reasons`). */
+export const refusal = (reasons: RedeemReason[]) => new AppError('BAD_REQUEST', reasons[0].message, [], { reasons });
+
+/**
+ * Can-redeem and redemption of reward catalogs. The rules (services/redeem-rules.ts) read the catalog
+ * and its reward here, the member's tier and balance through the supergraph, and the member's and the
+ * period's redemptions. A redemption is a saga over this schema and the point domain:
+ *
+ * 1. reserve (one transaction, under a lock on the member, and on the catalog when it has a quota):
+ *    the rules, a unit of stock taken by the conditional UPDATE, the PENDING redemption;
+ * 2. spend the points through the gateway, idempotent on `redemption:<id>`;
+ * 3. complete (services/redemption-settlement.ts): the code, the counts, `reward.claimed`; or, when the
+ *    point domain refuses, compensate: the unit back, FAILED.
+ *
+ * Steps 2 and 3 hold the redemption's row lock; a process that dies on the way leaves a PENDING
+ * redemption that a repeat of the request or the recovery job (services/redemption-recovery.ts) settles.
+ */
+export class RedemptionService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly points: RedemptionPoints,
+  ) {}
+
+  /** Whether the member may redeem the catalog now, with every rule that stops it. 404 for an unknown catalog or member. */
+  async check(catalogId: string, caller: Principal, memberId?: string): Promise<RedeemCheck> {
+    const member = memberFor(caller, memberId);
+    const catalog = await new RewardCatalogService(this.em).get(catalogId);
+    const reasons = await this.refusals(this.em, catalog, member, await this.points.member(member));
+    return { canRedeem: reasons.length === 0, reasons };
+  }
+
+  /**
+   * Redeems the catalog for the member: its code once the points are spent. A repeat of the member's
+   * `idempotencyKey` answers the first redemption's code or refusal (settling it first if it is still
+   * PENDING); the key with another catalog is 409. 400 with the reasons when a rule fails, 503 when the
+   * point domain does not answer (the redemption stays PENDING: repeat it).
+   */
+  async redeem(args: RedeemArgs, caller: Principal, requestId?: string): Promise<RewardCode> {
+    const memberId = memberFor(caller, args.memberId);
+    const earlier = await this.em.findOne(Redemption, { memberId, idempotencyKey: args.idempotencyKey });
+    if (earlier) return this.repeat(earlier, args.id, requestId);
+    const member = await this.points.member(memberId, requestId);
+    const redemption = await this.reserve(args, memberId, member);
+    if (!sameId(redemption.rewardCatalogId, args.id)) throw keyReused();
+    await atRedemptionStep('reserved', redemption);
+    return answer(await this.settle(redemption.id, requestId));
+  }
+
+  private repeat(earlier: Redemption, catalogId: string, requestId?: string): Promise<RewardCode> {
+    if (!sameId(earlier.rewardCatalogId, catalogId)) throw keyReused();
+    return this.settle(earlier.id, requestId).then(answer);
+  }
+
+  /**
+   * Step 1, in one transaction under the member's lock (and the catalog's when it has a quota, which
+   * counts every member): the rules on what the transaction sees, the unit of stock, the PENDING row.
+   * A redemption of the same key committed meanwhile is returned instead.
+   */
+  private reserve(args: RedeemArgs, memberId: string, member: RedeemingMember): Promise<Redemption> {
+    return this.em.fork().transactional(async (em) => {
+      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
+      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: args.idempotencyKey });
+      if (earlier) return earlier;
+      const catalog = await new RewardCatalogService(em).get(args.id);
+      if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
+      const reasons = await this.refusals(em, catalog, memberId, member);
+      if (reasons.length > 0) throw refusal(reasons);
+      const reward = await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
+      const stockTaken = reward.stockType === StockType.LIMITED;
+      if (stockTaken && !(await takeUnit(em, reward.id))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      return em.create(Redemption, {
+        memberId,
+        rewardCatalogId: catalog.id,
+        rewardId: reward.id,
+        pointUsage: catalog.pointUsage,
+        idempotencyKey: args.idempotencyKey,
+        stockTaken,
+      });
+    });
+  }
+
+  /** Steps 2 and 3 under the redemption's row lock, waiting for whoever settles it now. */
+  private settle(id: string, requestId?: string): Promise<RedemptionOutcome> {
+    return this.em.fork().transactional(async (em) => {
+      const redemption = await em.findOneOrFail(Redemption, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      return settleRedemption(em, redemption, this.points, requestId);
+    });
+  }
+
+  /** The rules of the catalog for the member at this moment, on what `em` sees. */
+  private async refusals(em: EntityManager, catalog: RewardCatalog, memberId: string, member: RedeemingMember): Promise<RedeemReason[]> {
+    const now = new Date();
+    const reward = await em.findOne(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
+    const [byMember] = await em.execute(
+      `select count(*)::int as n from reward.redemption where member_id = ? and reward_catalog_id = ? and state <> 'FAILED'`,
+      [memberId, catalog.id],
+    );
+    let inPeriod = 0;
+    const quota = catalog.quota;
+    if (quota) {
+      const period = quotaPeriod(quota.type, quota.numberInPeriod, now);
+      const [row] = await em.execute(
+        `select count(*)::int as n from reward.redemption
+          where reward_catalog_id = ? and state <> 'FAILED' and created_at >= ? and created_at < ?`,
+        [catalog.id, period.start, period.end],
+      );
+      inPeriod = row.n;
+    }
+    return redeemRefusals({ catalog, reward, member, redeemedByMember: byMember.n, redeemedInPeriod: inPeriod }, now);
+  }
+}
+
+/**
+ * The member a call is for, as the lowercase UUID its locks and keys are taken on: a member itself
+ * (naming another is 403); for reward:manage, `memberId` (required).
+ */
+function memberFor(caller: Principal, memberId: string | undefined): string {
+  if (caller.kind === 'member') {
+    if (memberId !== undefined && !sameId(memberId, caller.id)) throw forbidden('A member redeems for itself only');
+    return caller.id.toLowerCase();
+  }
+  if (!memberId) throw validationError([{ field: 'memberId', message: 'memberId is required' }]);
+  return memberId.toLowerCase();
+}
+
+/** UUIDs compare without regard to case, as PostgreSQL compares them. */
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Takes one unit of a live LIMITED reward's stock with the conditional UPDATE of decrease-stock; false when none is left. */
+async function takeUnit(em: EntityManager, rewardId: string): Promise<boolean> {
+  const taken = await em.execute(
+    `update reward.reward set stock = stock - 1, updated_at = now()
+      where id = ? and deleted_at is null and stock_type = 'LIMITED' and stock >= 1 returning id`,
+    [rewardId],
+  );
+  return taken.length > 0;
+}
+
+const keyReused = () => conflict('This Idempotency-Key was used to redeem another reward catalog', 'Idempotency-Key');
+
+/** The code of a completed redemption; the refusal of a failed one; 503 for one still pending. */
+function answer(outcome: RedemptionOutcome): RewardCode {
+  if (outcome.state === 'COMPLETED') return outcome.code;
+  if (outcome.state === 'FAILED') throw refusal([outcome.reason]);
+  throw new AppError('UNAVAILABLE', 'The redemption is being processed: repeat the request with the same Idempotency-Key for its outcome', [], undefined, outcome.error);
+}
