@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { INTERNAL_CREDENTIAL_HEADER } from '../core/auth/internal-credential';
 import { loadConfig } from '../core/config';
+import { freePort } from '../core/http';
 import { MODULES } from '../subgraphs/registry';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
 import { png, pngBytes } from './support/images';
@@ -31,6 +32,8 @@ let database: ScratchDatabase;
 let sql: Pool;
 let chatapp: FakeChatapp;
 let dataRoot: string;
+/** Where every part reaches the gateway (docker-compose's GATEWAY_URL): its port is chosen before the subgraphs start. */
+let gatewayUrl: string;
 let subgraphs: PartProcess[];
 let gateway: PartProcess;
 /** The REST adapters, [A, B]: what one proves through A another checks through B. */
@@ -43,7 +46,7 @@ let adapters: PartProcess[];
 function partEnv(service: string): Record<string, string> {
   const dataDir = join(dataRoot, service);
   mkdirSync(dataDir, { recursive: true });
-  return { DATABASE_URL: database.url, JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  return { DATABASE_URL: database.url, JWT_SECRET, DATA_DIR: dataDir, LOG_LEVEL: 'info', GATEWAY_URL: gatewayUrl };
 }
 
 /** A domain's environment: the shared one, its port, and only the variables its module declares (as docker-compose passes them). */
@@ -65,15 +68,17 @@ beforeAll(async () => {
   sql = new Pool({ connectionString: database.url, max: 1 });
   chatapp = await startFakeChatapp();
   dataRoot = mkdtempSync(join(tmpdir(), 'loyalty-deploy-'));
+  const gatewayPort = await freePort();
+  gatewayUrl = `http://127.0.0.1:${gatewayPort}/graphql`;
   // The subgraphs together (each migrates its schema under an advisory lock), then the gateway that
   // routes to them, then the adapters in front of it.
   subgraphs = await Promise.all(MODULES.map((module) => parts.start(module.contract.name, domainEnv(module))));
   const subgraphUrls = Object.fromEntries(subgraphs.map((subgraph) => [`${subgraph.part.toUpperCase()}_URL`, subgraph.url]));
   const limits = { RATE_LIMIT_STANDARD_PER_HOUR: String(LIMIT) };
-  gateway = await parts.start('gateway', { ...partEnv('gateway'), GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', ...subgraphUrls, ...limits });
+  gateway = await parts.start('gateway', { ...partEnv('gateway'), GATEWAY_PORT: String(gatewayPort), GATEWAY_HOST: '127.0.0.1', ...subgraphUrls, ...limits });
   adapters = await Promise.all(
     ['rest-a', 'rest-b'].map((label) =>
-      parts.start('rest', { ...partEnv('rest'), PORT: '0', HOST: '127.0.0.1', GATEWAY_URL: gateway.url, PUBLIC_URL, ...limits }, { label }),
+      parts.start('rest', { ...partEnv('rest'), PORT: '0', HOST: '127.0.0.1', PUBLIC_URL, ...limits }, { label }),
     ),
   );
 }, 180_000);
@@ -173,6 +178,27 @@ describe('a separated deployment: each part its own process on one PostgreSQL', 
     const logo = await fetch(`${b.url}${new URL(imageUrl).pathname}`);
     expect(logo.status).toBe(200);
     expect(Buffer.from(await logo.arrayBuffer())).toEqual(pngBytes());
+  });
+
+  it('redeems a catalog: the reward process reads the member and spends its points through the gateway, outside the caller budgets', async () => {
+    const [a, b] = adapters;
+    const admin = await staffLogin(a);
+    const member = await memberLogin(b);
+    const reward = await api(a, 'POST', '/reward/api/rewards', { token: admin, body: { name_en: unique('Deployed '), description_en: 'd', type: 'POINT', stock: 3 } });
+    const catalog = await api(b, 'POST', '/reward/api/reward-catalogs', {
+      token: admin,
+      body: { name_en: unique('Deployed catalog '), rewardId: reward.body.data.id, redeemRule: { pointUsage: 40 } },
+    });
+    expect((await api(a, 'POST', '/point/api/earn', { token: admin, body: { memberId: member.id, amount: 100 } })).status).toBe(200);
+    const redeemed = await fetch(`${b.url}/reward/api/reward-catalogs/${catalog.body.data.id}/redeem`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${member.token}`, 'idempotency-key': unique('deployed') },
+    });
+    expect(redeemed.status).toBe(201);
+    const code = ((await redeemed.json()) as any).data;
+    expect(code).toMatchObject({ memberId: member.id, rewardCatalogId: catalog.body.data.id, status: 'AVAILABLE' });
+    expect((await sql.query('select point_amount::text as p from point.point_balance where member_id = $1', [member.id])).rows[0].p).toBe('60.00');
+    expect((await sql.query('select stock from reward.reward where id = $1', [reward.body.data.id])).rows[0].stock).toBe(2);
   });
 
   it('counts a caller in one budget across both adapters and the gateway, refusing the request that crosses it', async () => {
