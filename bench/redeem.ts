@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { Target } from './load';
+
+/** Redemptions sent at once, by as many distinct members, on a stock of STOCK. */
+const REDEEMERS = Number(process.env.BENCH_REDEEMERS ?? 200);
+const STOCK = Number(process.env.BENCH_REDEEM_STOCK ?? 100);
+const POINT_USAGE = 10;
+/** A smaller burst first, on a catalog of its own, so that the measured one does not pay for cold code paths. */
+const WARM_UP_REDEEMERS = 20;
+
+async function call(target: Target, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${target.restUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A POINT reward with `stock` units and its catalog at POINT_USAGE points; the catalog's id. */
+async function createCatalog(target: Target, stock: number): Promise<string> {
+  const reward = await call(target, 'POST', '/reward/api/rewards', { name_en: `Bench reward ${randomUUID()}`, description_en: 'bench', type: 'POINT', stock });
+  if (reward.status !== 200) throw new Error(`creating the reward answered ${reward.status} ${JSON.stringify(reward.body)}`);
+  const catalog = await call(target, 'POST', '/reward/api/reward-catalogs', {
+    name_en: `Bench catalog ${randomUUID()}`,
+    rewardId: reward.body.data.id,
+    redeemRule: { pointUsage: POINT_USAGE },
+  });
+  if (catalog.status !== 201) throw new Error(`creating the catalog answered ${catalog.status} ${JSON.stringify(catalog.body)}`);
+  return catalog.body.data.id;
+}
+
+/** `count` members straight in the auth schema, each given enough points through POST /point/api/earn. */
+async function createMembers(target: Target, pool: Pool, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await pool.query(
+    `insert into auth.member (id, name, status, created_at, updated_at) select id, 'Bench redeemer', 'ACTIVE', now(), now() from unnest($1::uuid[]) as id`,
+    [ids],
+  );
+  const earned = await Promise.all(ids.map((memberId) => call(target, 'POST', '/point/api/earn', { memberId, amount: 5 * POINT_USAGE })));
+  const failed = earned.filter((response) => response.status !== 200);
+  if (failed.length > 0) throw new Error(`earning answered ${failed[0].status} ${JSON.stringify(failed[0].body)}`);
+  return ids;
+}
+
+interface Burst {
+  statuses: Record<number, number>;
+  /** Every non-201 that is not a 400 OUT_OF_STOCK, the first few. */
+  unexpected: string[];
+  seconds: number;
+  latencies: number[];
+}
+
+/** One POST /redeem per member, all at once (staff for the member, each with its own Idempotency-Key). */
+async function burst(target: Target, catalogId: string, memberIds: string[]): Promise<Burst> {
+  const started = performance.now();
+  const results = await Promise.all(
+    memberIds.map(async (memberId) => {
+      const sent = performance.now();
+      const response = await call(target, 'POST', `/reward/api/reward-catalogs/${catalogId}/redeem`, { memberId }, { 'idempotency-key': randomUUID() });
+      return { ...response, ms: performance.now() - sent };
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const statuses: Record<number, number> = {};
+  const unexpected: string[] = [];
+  for (const { status, body } of results) {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    const outOfStock = status === 400 && body.data?.data?.reasons?.[0]?.code === 'OUT_OF_STOCK';
+    if (status !== 201 && !outOfStock && unexpected.length < 3) unexpected.push(`${status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  return { statuses, unexpected, seconds, latencies: results.map((result) => result.ms).sort((a, b) => a - b) };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** What the three stores hold for the catalog: codes and stock here, points spent in the point domain, redemptions left PENDING. */
+async function stores(pool: Pool, catalogId: string, memberIds: string[]) {
+  const { rows } = await pool.query(
+    `select (select count(*)::int from reward.reward_code where reward_catalog_id = $1) as codes,
+            (select r.stock from reward.reward r join reward.reward_catalog c on c.reward_id = r.id where c.id = $1) as stock,
+            (select count(*)::int from reward.redemption where reward_catalog_id = $1 and state = 'PENDING') as pending,
+            (select coalesce(sum(amount), 0)::text from point.point_transaction
+              where member_id = any($2::uuid[]) and action_type = 'SPEND' and note like '%' || $1::text) as spent`,
+    [catalogId, memberIds],
+  );
+  return rows[0] as { codes: number; stock: number; pending: number; spent: string };
+}
+
+/**
+ * REDEEMERS distinct members (each with enough points) redeem a catalog with a stock of STOCK at once,
+ * through REST as staff for each member: then exactly STOCK codes, STOCK × pointUsage points spent,
+ * stock 0, nothing PENDING; every refusal a 400 OUT_OF_STOCK. Prints the request rate and latencies.
+ */
+export async function redeemBurst(target: Target, pool: Pool): Promise<boolean> {
+  const warmCatalog = await createCatalog(target, WARM_UP_REDEEMERS / 2);
+  await burst(target, warmCatalog, await createMembers(target, pool, WARM_UP_REDEEMERS));
+
+  const catalogId = await createCatalog(target, STOCK);
+  const memberIds = await createMembers(target, pool, REDEEMERS);
+  const result = await burst(target, catalogId, memberIds);
+  const found = await stores(pool, catalogId, memberIds);
+
+  const rate = REDEEMERS / result.seconds;
+  console.log(`\nPOST /reward/api/reward-catalogs/:id/redeem, ${REDEEMERS} distinct members at once, stock ${STOCK}, ${POINT_USAGE} points each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
+  console.log(
+    `${'redeem: REST -> gateway -> reward'.padEnd(36)} ${rate.toFixed(0).padStart(7)} ${percentile(result.latencies, 50).toFixed(0).padStart(9)} ${percentile(result.latencies, 99).toFixed(0).padStart(8)} ${result.latencies[result.latencies.length - 1].toFixed(0).padStart(8)}   ${JSON.stringify(result.statuses)}`,
+  );
+  console.log(`the burst took ${result.seconds.toFixed(2)} s; stores after it: ${found.codes} codes, stock ${found.stock}, ${found.spent} points spent, ${found.pending} PENDING`);
+
+  const problems: string[] = [];
+  if (result.statuses[201] !== STOCK) problems.push(`${result.statuses[201] ?? 0} redemptions succeeded, expected ${STOCK}`);
+  if (result.unexpected.length > 0) problems.push(`unexpected answers: ${result.unexpected.join('; ')}`);
+  if (found.codes !== STOCK) problems.push(`${found.codes} codes, expected ${STOCK}`);
+  if (found.stock !== 0) problems.push(`stock ${found.stock}, expected 0`);
+  if (Number(found.spent) !== STOCK * POINT_USAGE) problems.push(`${found.spent} points spent, expected ${STOCK * POINT_USAGE}`);
+  if (found.pending !== 0) problems.push(`${found.pending} redemptions left PENDING`);
+  console.log(problems.length === 0 ? 'redeem: PASS' : `redeem: FAIL (${problems.join('; ')})`);
+  return problems.length === 0;
+}
