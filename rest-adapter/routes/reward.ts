@@ -11,6 +11,7 @@ const stockChange = ({ params, body }: RouteInput) => ({ id: params.id, amount: 
 const withImage = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 
 const CATALOG = `${BASE}/reward-catalogs`;
+const CODE = `${BASE}/reward-codes`;
 
 /** Spec Part 1, reward service: reads are public; writes answer `message` beside `data`. */
 export const REWARD_ROUTES: Route[] = [
@@ -78,5 +79,25 @@ export const REWARD_ROUTES: Route[] = [
     variables: ({ params, body }) => ({ id: params.id, isActive: body.isActive }),
     envelope: 'dataWithMessage',
     message: 'Reward catalog status updated',
+  },
+  { method: 'get', path: CODE, operation: 'RewardCodes', envelope: 'data' },
+  { method: 'get', path: `${CODE}/me`, operation: 'MyRewardCodes', envelope: 'data' },
+  {
+    method: 'post',
+    path: `${CODE}/check`,
+    operation: 'CheckRewardCode',
+    variables: ({ body }) => ({ code: body.code }),
+    payload: ({ checkRewardCode: { message: _message, ...check } }) => check,
+    envelope: 'dataWithMessage',
+    message: (data) => data.checkRewardCode.message,
+  },
+  { method: 'get', path: `${CODE}/:id`, operation: 'RewardCode', envelope: 'data' },
+  {
+    method: 'post',
+    path: `${CODE}/:id/use`,
+    operation: 'UseRewardCode',
+    variables: ({ params, body, query }) => ({ id: params.id, code: body.code, locale: query.locale }),
+    envelope: 'dataWithMessage',
+    message: 'Reward code used',
   },
 ];

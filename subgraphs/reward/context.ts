@@ -5,6 +5,7 @@ import { RequestContext } from '../../core/context';
 import { Reward } from './entities/reward';
 import { RewardCatalog } from './entities/reward-catalog';
 import { RewardCatalogService } from './services/reward-catalog.service';
+import { RewardCodeService } from './services/reward-code.service';
 import { RewardService } from './services/reward.service';
 
 /** The live catalogs among `ids`, one query for a whole page of rewards. */
@@ -28,6 +29,7 @@ export function rewardServices(em: EntityManager) {
     catalogsById: new BatchLoader((ids: string[]) => catalogsByIds(em, ids), null),
     /** RewardCatalog.status and stats: a page of catalogs costs one query. */
     rewardsById: new BatchLoader((ids: string[]) => rewardsByIds(em, ids), null),
+    codes: new RewardCodeService(em),
   };
 }
 
