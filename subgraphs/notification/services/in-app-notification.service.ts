@@ -73,16 +73,13 @@ export class InAppNotificationService {
     return this.localize(await this.visible(this.em, id, reader), locale);
   }
 
-  /** Changes the given fields; the type, subtype and metadata rules apply to the result. */
+  /** Changes the given fields (memberId, format and type refuse null); the type, subtype and metadata rules apply to the result. */
   async update(id: string, input: UpdateInAppNotificationInput): Promise<InAppNotification> {
     const notification = await this.live(this.em, id);
     const changed = { ...notification } as Record<string, unknown>;
     for (const field of UPDATABLE) {
       if (input[field] !== undefined) changed[field] = input[field] ?? null;
     }
-    if (changed.memberId === null) changed.memberId = notification.memberId;
-    if (changed.format === null) changed.format = NotificationFormat.raw;
-    if (changed.type === null) changed.type = NotificationType.news;
     const errors = notificationKindErrors(changed.type as NotificationType, changed.pointSubtype as never, changed.tierSubtype as never, changed.metadata);
     if (errors.length > 0) throw validationError(errors);
     for (const field of UPDATABLE) Object.assign(notification, { [field]: changed[field] });
