@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const currentStaff = OPERATIONS.CurrentStaff;
   const layers: Array<[string, () => Promise<unknown>]> = [
     ['database: pg SELECT of the staff row', () => pool.query(STAFF_SELECT, [staffId])],
-    ['ORM: unit of work + the staff row as an entity', () => liveStaffById.find(orm.em.fork(), staffId)],
+    ['ORM: unit of work + the staff row as an entity', () => liveStaffById.view(orm.em.fork(), staffId)],
     ['subgraph: auth executes currentStaff in-process', async () => mustSucceed(await platform.executors.subgraphs.auth({ query: currentStaff }, caller))],
     ['gateway: plans and runs CurrentStaff in-process', async () => mustSucceed(await platform.executors.gateway({ query: currentStaff }, caller))],
     ['REST over HTTP: GET /auth/api/staffs/me', httpGetter(`${platform.restUrl}/auth/api/staffs/me`, token)],

@@ -30,16 +30,21 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
 }
 
 /** Logs every error that formatGraphqlError masks, with the request id that carried it. */
+export function logUnexpectedErrors(logger: Logger, errors: readonly GraphQLError[], requestId: string | undefined): void {
+  for (const error of errors) {
+    if (!isExpected(error, error.extensions?.code)) {
+      logger.error({ err: unwrapResolverError(error), reqId: requestId, path: error.path }, 'unexpected error');
+    }
+  }
+}
+
+/** Apollo's pipeline logs through `logUnexpectedErrors`. */
 export function errorLogPlugin(logger: Logger): ApolloServerPlugin<{ requestId: string }> {
   return {
     async requestDidStart({ contextValue }) {
       return {
         async didEncounterErrors({ errors }) {
-          for (const error of errors as readonly GraphQLError[]) {
-            if (!isExpected(error, error.extensions?.code)) {
-              logger.error({ err: unwrapResolverError(error), reqId: contextValue.requestId, path: error.path }, 'unexpected error');
-            }
-          }
+          logUnexpectedErrors(logger, errors as readonly GraphQLError[], contextValue.requestId);
         },
       };
     },

@@ -46,27 +46,21 @@ export const MAX_GRAPHQL_REQUEST_BYTES = 1024 * 1024;
 export const MAX_WS_MESSAGE_BYTES = 64 * 1024;
 
 /**
- * Starts an Apollo server, mounts it at /graphql with /healthz beside it, and listens. Operations run
- * in-process (`execute`) take the same pipeline (cached parsing and validation, plugins, error
- * formatting) without the HTTP hop. `close` drains: Apollo stops the HTTP server once in-flight
- * operations are done.
+ * Starts an Apollo server, mounts it at /graphql with /healthz beside it, and listens; operations run
+ * in-process (`execute`) are the caller's (core/graphql-direct.ts). `close` drains: Apollo stops the
+ * HTTP server once in-flight operations are done.
  */
 export async function serveGraphql<TContext extends BaseContext>(
   apollo: ApolloServer<TContext>,
   app: Express,
   httpServer: Server,
   serving: GraphqlServing<TContext>,
-): Promise<RunningGraphqlServer> {
+): Promise<RunningServer> {
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
   const contextOf = ({ req }: { req: express.Request }) => serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID() });
   app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: contextOf }));
   const running = await listenServer(httpServer, serving.port, serving.host);
-  const execute: OperationExecutor = async (operation, caller) => {
-    const response = await apollo.executeOperation(operation, { contextValue: await serving.context(caller) });
-    if (response.body.kind !== 'single') throw new Error('Incremental delivery is not served in-process');
-    return response.body.singleResult;
-  };
-  return { ...running, close: () => apollo.stop(), execute };
+  return { ...running, close: () => apollo.stop() };
 }

@@ -4,6 +4,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import express from 'express';
+import { execute as graphqlExecute } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -13,7 +14,8 @@ import { AccessTokens } from './auth/jwt';
 import { Config } from './config';
 import { RequestContext } from './context';
 import { errorLogPlugin, formatGraphqlError } from './graphql-errors';
-import { MAX_WS_MESSAGE_BYTES, RunningGraphqlServer, serveGraphql } from './graphql-http';
+import { directExecutor } from './graphql-direct';
+import { Caller, MAX_WS_MESSAGE_BYTES, RunningGraphqlServer, serveGraphql } from './graphql-http';
 import { Logger, operationLogPlugin, REQUEST_ID_HEADER } from './logger';
 import { BuiltSubgraph } from './subgraph';
 
@@ -83,13 +85,22 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],
   });
-  return serveGraphql(apollo, app, httpServer, {
+  const context = (caller: Caller) => contextFor(caller.authorization, caller.requestId);
+  const running = await serveGraphql(apollo, app, httpServer, {
     port: options.port,
     host: options.host,
-    context: (caller) => contextFor(caller.authorization, caller.requestId),
+    context,
     guard: (req, res, next) => {
       if (internal.matches(req.get(INTERNAL_CREDENTIAL_HEADER))) return next();
       res.status(403).json({ errors: [{ message: 'Forbidden: this endpoint serves the gateway only', extensions: { code: 'FORBIDDEN' } }] });
     },
   });
+  const execute = directExecutor({
+    schema: subgraph.schema,
+    context,
+    run: async ({ document, operationName }, variableValues, contextValue) =>
+      graphqlExecute({ schema: subgraph.schema, document, operationName, variableValues, contextValue }),
+    logger,
+  });
+  return { ...running, execute };
 }

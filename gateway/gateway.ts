@@ -3,12 +3,14 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { RequestHandler } from 'express';
+import { GraphQLSchema } from 'graphql';
 import { createServer } from 'node:http';
 import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
 import { errorLogPlugin, formatGraphqlError } from '../core/graphql-errors';
-import { OperationExecutor, RunningGraphqlServer, serveGraphql } from '../core/graphql-http';
+import { CompiledOperation, directExecutor } from '../core/graphql-direct';
+import { Caller, OperationExecutor, RunningGraphqlServer, serveGraphql } from '../core/graphql-http';
 import { Logger, operationLogPlugin } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
@@ -53,9 +55,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   const httpServer = createServer(app);
+  const apiSchema = apiSchemaOf(supergraphSdl);
   const forwarder = attachSubscriptionForwarder({
     httpServer,
-    apiSchema: apiSchemaOf(supergraphSdl),
+    apiSchema,
     supergraphSdl,
     subgraphUrls: options.subgraphUrls,
     internal,
@@ -78,12 +81,47 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
   });
-  return serveGraphql(apollo, app, httpServer, {
+  const context = async (caller: Caller): Promise<GatewayContext> => caller;
+  const running = await serveGraphql(apollo, app, httpServer, {
     port: options.port,
     host: options.host,
     guard: rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret), internal),
-    context: async (caller) => caller,
+    context,
   });
+  const execute = directExecutor({
+    schema: apiSchema,
+    parseOptions: protection.parseOptions,
+    validationRules: protection.validationRules,
+    rewriteMessage: protection.hideSuggestions,
+    context,
+    run: runOnGateway(gateway, apiSchema, options.logger),
+    logger: options.logger,
+  });
+  return { ...running, execute };
+}
+
+/**
+ * Runs a compiled operation on the gateway's executor (query plan cache, plan execution, result
+ * shaping), with the request context Apollo Server would hand it. Without an operation name (a
+ * document of one operation) the plan is cached under the text's hash alone.
+ */
+function runOnGateway(gateway: ApolloGateway, schema: GraphQLSchema, logger: Logger) {
+  return (compiled: CompiledOperation, variables: Record<string, unknown> | undefined, context: GatewayContext) => {
+    const { source, document, operation, queryHash, operationName } = compiled;
+    const requestContext = {
+      request: { query: source, variables, operationName },
+      logger,
+      schema,
+      context,
+      queryHash,
+      document,
+      source,
+      operationName: operation.name?.value ?? null,
+      operation,
+      metrics: {},
+    } as unknown as Parameters<ApolloGateway['executor']>[0];
+    return gateway.executor(requestContext);
+  };
 }
 
 /** Per-caller limits for clients of the gateway; the REST adapter's calls (internal credential) were counted there. */

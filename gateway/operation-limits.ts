@@ -30,6 +30,8 @@ export function operationProtection(supergraphSdl: string) {
   return {
     parseOptions: { maxTokens: OPERATION_LIMITS.maxTokens },
     plugins: armor.plugins,
+    /** What Armor's plugin does to error messages: field suggestions do not reveal the schema. */
+    hideSuggestions: (message: string) => message.replace(/Did you mean ".+"/g, '[Suggestion hidden]'),
     validationRules: [...armor.validationRules, maxRootFieldsRule(OPERATION_LIMITS.maxRootFields), oncePerRequestRule(oncePerRequestFields(supergraphSdl))],
   };
 }

@@ -97,7 +97,8 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
       if (route.envelope === 'empty') return void res.status(status).end();
-      res.status(status).json(successBody(route.envelope, status, payload, route.message ?? 'Success'));
+      const message = typeof route.message === 'function' ? route.message(result.data) : route.message;
+      res.status(status).json(successBody(route.envelope, status, payload, message ?? 'Success'));
     } catch (error) {
       // Files stay once the operation succeeded: the record it wrote refers to them.
       if (!succeeded) await discardUploads(res, storage);

@@ -44,8 +44,8 @@ export interface Route {
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** A `message` route answers its message alone, so its operation selects no more than `id`. */
   envelope: Envelope;
-  /** `data.message` of the nested and message envelopes; the top-level `message` of dataWithMessage. */
-  message?: string;
+  /** `data.message` of the nested and message envelopes; the top-level `message` of dataWithMessage; a function reads it from the operation's data. */
+  message?: string | ((data: Record<string, any>) => string);
   /** Success status; 200 unless given. */
   status?: number;
   /** The payload from the operation's data; its first root field unless given. */

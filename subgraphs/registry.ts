@@ -2,6 +2,7 @@ import { Config, Env, loadConfig } from '../core/config';
 import { DomainModule } from '../core/module';
 import { authModule } from './auth/module';
 import { clusterModule } from './cluster/module';
+import { notificationModule } from './notification/module';
 import { pointModule } from './point/module';
 import { rewardModule } from './reward/module';
 
@@ -10,7 +11,7 @@ import { rewardModule } from './reward/module';
  * (`<NAME>_PORT`, `<NAME>_HOST`, `<NAME>_URL` and each domain's own settings) and docker-compose.yml are
  * derived from this list.
  */
-export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule];
+export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule, notificationModule];
 
 /** The platform's configuration: the kernel's settings and every registered domain's. */
 export const loadPlatformConfig = (env: Env = process.env): Config => loadConfig(env, MODULES);

@@ -260,6 +260,7 @@ describe('redemption (POST /reward-catalogs/:id/redeem, redeemRewardCatalog)', (
         status: 'AVAILABLE',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        reward: { id: catalog.rewardId, name_en: expect.any(String), name_th: null, name_cn: null, type: 'POINT', discountType: null, benefitValue: 10, imageUrl: null },
       },
     });
     const code = response.body.data;

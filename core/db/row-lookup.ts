@@ -1,4 +1,4 @@
-import { EntityClass, EntityDictionary, EntityKey, EntityManager } from '@mikro-orm/postgresql';
+import { EntityClass, EntityData, EntityDictionary, EntityKey, EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * A read of one row by a unique column, compiled once: the SELECT is built from the entity's metadata
@@ -15,10 +15,27 @@ export class RowLookup<T extends object> {
     private readonly options: { live?: boolean } = {},
   ) {}
 
+  /** The row as an entity of the caller's unit of work: changes to it are flushed. */
   async find(em: EntityManager, value: unknown): Promise<T | null> {
+    const row = await this.row(em, value);
+    return row ? em.map(this.entity, row) : null;
+  }
+
+  /**
+   * The row as an entity the unit of work does not track (no identity map entry, no snapshot for
+   * change detection): for answers that only read it, such as the caller's own record on every request.
+   */
+  async view(em: EntityManager, value: unknown): Promise<T | null> {
+    const row = await this.row(em, value);
+    if (!row) return null;
+    const data = em.getDriver().mapResult(row, em.getMetadata().get<T>(this.entity.name)) as EntityData<T>;
+    return em.getEntityFactory().create(this.entity, data, { merge: false, refresh: true, initialized: true, convertCustomTypes: true });
+  }
+
+  private async row(em: EntityManager, value: unknown): Promise<EntityDictionary<T> | undefined> {
     this.sql ??= this.compile(em);
     const [row] = await em.getConnection().execute<EntityDictionary<T>[]>(this.sql, [value]);
-    return row ? em.map(this.entity, row) : null;
+    return row;
   }
 
   private compile(em: EntityManager): string {

@@ -1,5 +1,6 @@
 import { AUTH_OPERATIONS } from './auth';
 import { CLUSTER_OPERATIONS } from './cluster';
+import { NOTIFICATION_OPERATIONS } from './notification';
 import { POINT_OPERATIONS } from './point';
 import { REWARD_OPERATIONS } from './reward';
 
@@ -9,4 +10,5 @@ export const OPERATIONS: Record<string, string> = {
   ...POINT_OPERATIONS,
   ...CLUSTER_OPERATIONS,
   ...REWARD_OPERATIONS,
+  ...NOTIFICATION_OPERATIONS,
 };

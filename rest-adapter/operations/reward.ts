@@ -12,8 +12,13 @@ const CATALOG_FIELDS = `id name_en name_th name_cn description_en description_th
   redeemRule { pointUsage limitPerUser } quota { type numberInPeriod limitPerPeriod } window { start end }
   tierCondition tierRequirement status isActive createdAt updatedAt deletedAt`;
 
-/** A reward code as redemption answers it (the reward-code endpoints select the same fields). */
-const REDEEMED_CODE_FIELDS = 'id code rewardId rewardCatalogId memberId staffId usedAt expiredAt expirationNotifiedAt status createdAt updatedAt';
+const CODE_FIELDS = `id code rewardId rewardCatalogId memberId staffId usedAt expiredAt expirationNotifiedAt createdAt updatedAt status
+  reward(locale: $locale) { id name_en name_th name_cn type discountType benefitValue imageUrl }`;
+const CODE_LINKS = `rewardCatalog(locale: $locale) @include(if: $includeLink) { id name_en name_th name_cn imageUrl redeemRule { pointUsage limitPerUser } }
+  member @include(if: $includeMember) { id name nickName phoneNumber status }`;
+const CODE_FILTERS = `$page: Int, $limit: Int, $rewardId: ID, $rewardCatalogId: ID, $staffId: ID, $search: String, $start: DateTimeISO,
+  $end: DateTimeISO, $status: RewardCodeStatus, $includeMember: Boolean = false, $includeLink: Boolean = false, $locale: Locale`;
+const CODE_FILTER_ARGS = 'page: $page, limit: $limit, rewardId: $rewardId, rewardCatalogId: $rewardCatalogId, staffId: $staffId, search: $search, start: $start, end: $end, status: $status';
 
 export const REWARD_OPERATIONS = {
   Rewards: `query Rewards($page: Int, $limit: Int, $search: String, $includeInActive: Boolean, $includeDeletedAt: Boolean,
@@ -42,7 +47,15 @@ export const REWARD_OPERATIONS = {
   UpdateRewardCatalog: `mutation UpdateRewardCatalog($id: ID!, $input: UpdateRewardCatalogInput!) { updateRewardCatalog(id: $id, input: $input) { ${CATALOG_FIELDS} } }`,
   DeleteRewardCatalog: `mutation DeleteRewardCatalog($id: ID!) { deleteRewardCatalog(id: $id) { id } }`,
   SetRewardCatalogActive: `mutation SetRewardCatalogActive($id: ID!, $isActive: Boolean!) { setRewardCatalogActive(id: $id, isActive: $isActive) { id isActive } }`,
+  RewardCodes: `query RewardCodes(${CODE_FILTERS}, $memberId: ID) {
+    rewardCodes(${CODE_FILTER_ARGS}, memberId: $memberId) { ${PAGE_META} data { ${CODE_FIELDS} ${CODE_LINKS} } } }`,
+  MyRewardCodes: `query MyRewardCodes(${CODE_FILTERS}) { myRewardCodes(${CODE_FILTER_ARGS}) { ${PAGE_META} data { ${CODE_FIELDS} ${CODE_LINKS} } } }`,
+  RewardCode: `query RewardCode($id: ID!, $includeMember: Boolean = false, $includeLink: Boolean = false, $locale: Locale) {
+    rewardCode(id: $id) { ${CODE_FIELDS} ${CODE_LINKS} } }`,
+  UseRewardCode: `mutation UseRewardCode($id: ID!, $code: String!, $locale: Locale) { useRewardCode(id: $id, code: $code) { ${CODE_FIELDS} } }`,
+  CheckRewardCode: `query CheckRewardCode($code: String!) {
+    checkRewardCode(code: $code) { valid message rewardCode { id code rewardId expiredAt } reward { id name_en type } } }`,
   CanRedeemRewardCatalog: `query CanRedeemRewardCatalog($id: ID!, $memberId: ID) { canRedeemRewardCatalog(id: $id, memberId: $memberId) { canRedeem reasons { code message } } }`,
-  RedeemRewardCatalog: `mutation RedeemRewardCatalog($id: ID!, $memberId: ID, $idempotencyKey: String!) {
-    redeemRewardCatalog(id: $id, memberId: $memberId, idempotencyKey: $idempotencyKey) { ${REDEEMED_CODE_FIELDS} } }`,
+  RedeemRewardCatalog: `mutation RedeemRewardCatalog($id: ID!, $memberId: ID, $idempotencyKey: String!, $locale: Locale) {
+    redeemRewardCatalog(id: $id, memberId: $memberId, idempotencyKey: $idempotencyKey) { ${CODE_FIELDS} } }`,
 };

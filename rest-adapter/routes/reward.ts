@@ -12,6 +12,7 @@ const stockChange = ({ params, body }: RouteInput) => ({ id: params.id, amount: 
 const withImage = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
 
 const CATALOG = `${BASE}/reward-catalogs`;
+const CODE = `${BASE}/reward-codes`;
 /** Redemption: members for themselves, reward:manage for the member named in the body. */
 const REDEEMER = (principal: Principal) => principal.kind === 'member' || principal.can(REWARD.permissions.manage);
 
@@ -82,13 +83,33 @@ export const REWARD_ROUTES: Route[] = [
     envelope: 'dataWithMessage',
     message: 'Reward catalog status updated',
   },
+  { method: 'get', path: CODE, operation: 'RewardCodes', envelope: 'data' },
+  { method: 'get', path: `${CODE}/me`, operation: 'MyRewardCodes', envelope: 'data' },
+  {
+    method: 'post',
+    path: `${CODE}/check`,
+    operation: 'CheckRewardCode',
+    variables: ({ body }) => ({ code: body.code }),
+    payload: ({ checkRewardCode: { message: _message, ...check } }) => check,
+    envelope: 'dataWithMessage',
+    message: (data) => data.checkRewardCode.message,
+  },
+  { method: 'get', path: `${CODE}/:id`, operation: 'RewardCode', envelope: 'data' },
+  {
+    method: 'post',
+    path: `${CODE}/:id/use`,
+    operation: 'UseRewardCode',
+    variables: ({ params, body, query }) => ({ id: params.id, code: body.code, locale: query.locale }),
+    envelope: 'dataWithMessage',
+    message: 'Reward code used',
+  },
   { method: 'get', path: `${CATALOG}/:id/can-redeem`, operation: 'CanRedeemRewardCatalog', authorize: REDEEMER, envelope: 'data' },
   {
     method: 'post',
     path: `${CATALOG}/:id/redeem`,
     operation: 'RedeemRewardCatalog',
     authorize: REDEEMER,
-    variables: ({ params, body, headers }) => ({ id: params.id, memberId: body.memberId, idempotencyKey: headers['idempotency-key'] }),
+    variables: ({ params, body, headers, query }) => ({ id: params.id, memberId: body.memberId, idempotencyKey: headers['idempotency-key'], locale: query.locale }),
     envelope: 'dataWithMessage',
     message: 'Reward redeemed',
     status: 201,

@@ -7,6 +7,7 @@ import { RewardCatalog } from './entities/reward-catalog';
 import { RewardDeps } from './reward-deps';
 import { RedemptionService } from './services/redemption.service';
 import { RewardCatalogService } from './services/reward-catalog.service';
+import { RewardCodeService } from './services/reward-code.service';
 import { RewardService } from './services/reward.service';
 
 /** The live catalogs among `ids`, one query for a whole page of rewards. */
@@ -31,6 +32,7 @@ export function rewardServices(em: EntityManager, deps: RewardDeps) {
     catalogsById: new BatchLoader((ids: string[]) => catalogsByIds(em, ids), null),
     /** RewardCatalog.status and stats: a page of catalogs costs one query. */
     rewardsById: new BatchLoader((ids: string[]) => rewardsByIds(em, ids), null),
+    codes: new RewardCodeService(em),
   };
 }
 

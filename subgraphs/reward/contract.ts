@@ -9,7 +9,7 @@ export const REWARD = {
   grants: {
     marketing: ['reward:manage'],
   },
-  events: { claimed: 'reward.claimed', redeemed: 'reward.redeemed' },
+  events: { claimed: 'reward.claimed', redeemed: 'reward.redeemed', codeExpiring: 'reward.code-expiring' },
 } as const satisfies DomainContract;
 
 /**
@@ -34,4 +34,18 @@ export interface RewardRedeemed {
   rewardCodeId: string;
   staffId: string;
   usedAt: string;
+}
+
+/**
+ * `reward.code-expiring`: a member's unused reward code expires within the notice horizon
+ * (REWARD_CODE_EXPIRY_NOTICE_DAYS); recorded once per code (aggregate: the member). The code's
+ * characters are left out: whoever holds them can have the code used.
+ */
+export interface RewardCodeExpiring {
+  memberId: string;
+  rewardId: string;
+  rewardCatalogId: string;
+  rewardCodeId: string;
+  expiredAt: string;
+  notifiedAt: string;
 }

@@ -25,7 +25,7 @@ export class MemberResolver {
   @Authorized(Access.member)
   @Query(() => Member, { description: 'The member of the Bearer token' })
   currentMember(@Caller() member: Principal, @Ctx() ctx: AuthContext) {
-    return ctx.services.members.get(member.id);
+    return ctx.services.members.view(member.id);
   }
 
   @Authorized(Access.member)
@@ -55,7 +55,7 @@ export class MemberResolver {
   @Authorized(Access.selfBy('id'), AUTH.permissions.memberRead)
   @Query(() => Member)
   member(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
-    return ctx.services.members.get(id);
+    return ctx.services.members.view(id);
   }
 
   @Authorized(Access.selfBy('memberId'), AUTH.permissions.memberManage)

@@ -21,13 +21,13 @@ export class StaffResolver {
   @Authorized(Access.staff)
   @Query(() => Staff, { description: 'The staff member of the Bearer token' })
   currentStaff(@Caller() caller: Principal, @Ctx() ctx: AuthContext) {
-    return ctx.services.staff.get(caller.id);
+    return ctx.services.staff.view(caller.id);
   }
 
   @Authorized(AUTH.permissions.staffManage)
   @Query(() => Staff)
   staff(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
-    return ctx.services.staff.get(id);
+    return ctx.services.staff.view(id);
   }
 
   @Authorized(AUTH.permissions.staffManage)

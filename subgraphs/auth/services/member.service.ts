@@ -54,6 +54,13 @@ export class MemberService {
     return member;
   }
 
+  /** The live member for an answer only: not tracked by the unit of work, so nothing to flush. */
+  async view(id: string): Promise<Member> {
+    const member = await liveMemberById.view(this.em, id);
+    if (!member) throw notFound('Member', id);
+    return member;
+  }
+
   /** Newest first; unfiltered, the total is the `live_members` tally, and a far page costs what a near one does. */
   async list(args: MemberListArgs): Promise<Page<Member>> {
     const where: Record<string, unknown> = { deletedAt: null };

@@ -54,6 +54,13 @@ export class StaffService {
     return staff;
   }
 
+  /** The live staff for an answer only: not tracked by the unit of work, so nothing to flush. */
+  async view(id: string): Promise<Staff> {
+    const staff = await liveStaffById.view(this.em, id);
+    if (!staff) throw notFound('Staff', id);
+    return staff;
+  }
+
   async create(input: CreateStaffInput): Promise<Staff> {
     const role = await new RoleService(this.em).require(input.roleId);
     await this.assertEmailFree(input.email);

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * failed. A FAILED one holds its reason; limits and quotas count the others (their indexes). A reward
  * code's redemption now has to exist.
  */
-export class Migration20261127RewardRedemptions extends Migration {
+export class Migration20261128RewardRedemptions extends Migration {
   async up(): Promise<void> {
     this.addSql(`
       create table reward.redemption (

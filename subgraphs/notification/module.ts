@@ -1,0 +1,16 @@
+import { defineModule } from '../../core/module';
+import { notificationServices } from './context';
+import { NOTIFICATION } from './contract';
+import { InAppNotification } from './entities/in-app-notification';
+import { notificationMigrations } from './migrations';
+import { InAppNotificationResolver } from './resolvers/in-app-notification.resolver';
+
+/** Notification: in-app notifications of members (the live stream, mail templates and automatic notifications come later). */
+export const notificationModule = defineModule({
+  contract: NOTIFICATION,
+  defaultPort: 4005,
+  entities: [InAppNotification],
+  migrations: notificationMigrations,
+  resolvers: [InAppNotificationResolver],
+  services: notificationServices,
+});
