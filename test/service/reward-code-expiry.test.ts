@@ -24,9 +24,16 @@ beforeAll(async () => {
   );
 });
 
-/** Codes issued as redemption issues them, one transaction each. */
-const issue = (memberId: string, expiredAt: Date) =>
-  db.em().transactional((em) => issueRewardCode(em, { rewardId, rewardCatalogId, memberId, redemptionId: randomUUID(), expiredAt }));
+/** Codes issued as redemption issues them, one transaction each, for a PENDING redemption (a code's redemption exists). */
+async function issue(memberId: string, expiredAt: Date) {
+  const redemptionId = randomUUID();
+  await db.query(
+    `insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, stock_taken, created_at, updated_at)
+     values (?, ?, ?, ?, 100, ?, false, now(), now())`,
+    [redemptionId, memberId, rewardCatalogId, rewardId, redemptionId],
+  );
+  return db.em().transactional((em) => issueRewardCode(em, { rewardId, rewardCatalogId, memberId, redemptionId, expiredAt }));
+}
 const noticedIds = async (): Promise<string[]> =>
   (await db.query(`select id from reward.reward_code where expiration_notified_at is not null`)).map((row) => row.id).sort();
 const eventCodeIds = async (): Promise<string[]> =>
