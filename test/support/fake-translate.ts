@@ -18,6 +18,8 @@ export interface FakeTranslate {
   down: boolean;
   /** Answers `translatedText` with this instead of translating, while set (an untrusted provider). */
   answer?: (call: TranslateCall) => string;
+  /** Texts answered 500, whatever else is set (a text the provider never manages). */
+  failWhen?: (call: TranslateCall) => boolean;
   close: () => Promise<void>;
 }
 
@@ -51,6 +53,10 @@ export async function startFakeTranslate(): Promise<FakeTranslate> {
       if (call.api_key !== TRANSLATE_KEY) {
         res.statusCode = 403;
         return void res.end('{"error":"Invalid API key"}');
+      }
+      if (fake.failWhen?.(call)) {
+        res.statusCode = 500;
+        return void res.end('{"error":"translation failed"}');
       }
       const translatedText = fake.answer ? fake.answer(call) : translate(call);
       res.end(JSON.stringify({ translatedText }));
