@@ -1,11 +1,15 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { RequestContext } from '../../core/context';
+import { NotificationDeps } from './notification-deps';
 import { InAppNotificationService } from './services/in-app-notification.service';
+import { TemplatedNotificationService } from './services/templated-notification.service';
 
 /** The notification services of one request, on its unit of work. */
-export function notificationServices(em: EntityManager) {
+export function notificationServices(em: EntityManager, deps?: NotificationDeps) {
+  const inApps = new InAppNotificationService(em, deps?.translator);
   return {
-    inApps: new InAppNotificationService(em),
+    inApps,
+    templated: new TemplatedNotificationService(inApps),
   };
 }
 

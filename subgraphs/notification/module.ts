@@ -4,6 +4,10 @@ import { NOTIFICATION } from './contract';
 import { InAppNotification } from './entities/in-app-notification';
 import { notificationMigrations } from './migrations';
 import { InAppNotificationResolver } from './resolvers/in-app-notification.resolver';
+import { TemplatedNotificationResolver } from './resolvers/templated-notification.resolver';
+import { notificationDeps } from './notification-deps';
+import { startTranslationWorker } from './services/translation-job';
+import { parseNotificationSettings } from './settings';
 
 /** Notification: in-app notifications of members (the live stream, mail templates and automatic notifications come later). */
 export const notificationModule = defineModule({
@@ -11,6 +15,10 @@ export const notificationModule = defineModule({
   defaultPort: 4005,
   entities: [InAppNotification],
   migrations: notificationMigrations,
-  resolvers: [InAppNotificationResolver],
+  resolvers: [InAppNotificationResolver, TemplatedNotificationResolver],
   services: notificationServices,
+  settings: parseNotificationSettings,
+  environment: ['TRANSLATE_URL', 'TRANSLATE_API_KEY', 'TRANSLATE_RETRY_LIMIT', 'TRANSLATE_RETRY_DELAY_SECONDS'],
+  deps: notificationDeps,
+  onStart: startTranslationWorker,
 });
