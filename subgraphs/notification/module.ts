@@ -4,6 +4,7 @@ import { NOTIFICATION } from './contract';
 import { InAppNotification } from './entities/in-app-notification';
 import { notificationMigrations } from './migrations';
 import { InAppNotificationResolver } from './resolvers/in-app-notification.resolver';
+import { applyAutomaticNotification, AUTOMATIC_NOTIFICATION_EVENTS, AUTOMATIC_NOTIFICATIONS_QUEUE } from './services/automatic-notifications';
 
 /** Notification: in-app notifications of members (the live stream, mail templates and automatic notifications come later). */
 export const notificationModule = defineModule({
@@ -13,4 +14,5 @@ export const notificationModule = defineModule({
   migrations: notificationMigrations,
   resolvers: [InAppNotificationResolver],
   services: notificationServices,
+  consumers: [{ queue: AUTOMATIC_NOTIFICATIONS_QUEUE, events: AUTOMATIC_NOTIFICATION_EVENTS, apply: applyAutomaticNotification }],
 });
