@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { unique } from './support/test-platform';
+import { waitFor } from './support/wait-for';
 import { usePlatform } from './support/use-platform';
 
 /** A database of its own: the auth.password-reset template of this file must not reach other files' reset mails. */
@@ -251,6 +252,34 @@ describe('auth mails from templates', () => {
     const third = await platform.createStaff('tenant');
     expect((await requestReset(third.email)).status).toBe(200);
     expect(readMail(platform.smtp.lastTo(third.email)!.raw).subject).toBe('Your password reset code');
+  });
+});
+
+describe('auth invitation mails from templates', () => {
+  it('an invitation uses the auth.invitation template in the staff member\'s language, HTML-escaping the name in the HTML version', async () => {
+    await createTemplate({
+      event: 'auth.invitation',
+      subject_en: 'Welcome',
+      subject_th: 'ยินดีต้อนรับ {{firstname}}',
+      content_th: '<p>สวัสดี {{firstname}} รหัส {{code}} เซสชัน {{sessionId}}</p>',
+    });
+    const email = `${unique('invited')}@example.com`;
+    const created = await platform.api('POST', '/auth/api/staffs', {
+      token: admin.token,
+      body: { email, firstname: '<i>Nok</i>', lastname: 'Tester', roleId: await platform.roleId('tenant'), locale: 'th' },
+    });
+    expect(created.status).toBe(201);
+    const mail = await waitFor(async () => platform.smtp.lastTo(email), `the invitation to ${email}`);
+    const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.raw)![1];
+    const parts = mail.raw.split(`--${boundary}`).slice(1, -1).map((part) => part.replace(/^\r\n/, ''));
+    const partOf = (type: string) => readMail(parts.find((part) => new RegExp(`^Content-Type: ${type}`, 'im').test(part))!).text;
+    expect(partOf('text/html')).toMatch(/^<p>สวัสดี &lt;i&gt;Nok&lt;\/i&gt; รหัส \d{6} เซสชัน [0-9a-f-]{36}<\/p>/);
+    expect(partOf('text/plain')).toMatch(/^สวัสดี <i>Nok<\/i> รหัส \d{6} เซสชัน [0-9a-f-]{36}/);
+    const subject = /^Subject:\s*(.*(?:\r\n[ \t].*)*)/im.exec(mail.raw)![1];
+    const decoded = subject.replace(/\r\n[ \t]+/g, '').replace(/=\?UTF-8\?B\?([^?]*)\?=/gi, (_match, text: string) => Buffer.from(text, 'base64').toString('utf8'));
+    expect(decoded.replace(/\s+/g, ' ')).toContain('ยินดีต้อนรับ <i>Nok</i>');
+    const session = await platform.sql.query('select count(*)::int as n from auth.password_reset_session s join auth.staff f on f.id = s.staff_id where f.email = $1', [email]);
+    expect(session.rows[0].n).toBe(1);
   });
 });
 
