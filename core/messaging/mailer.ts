@@ -7,6 +7,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML version, sent beside the text one. */
+  html?: string;
 }
 
 export interface Mailer {

@@ -1,6 +1,7 @@
 import { AUTH_OPERATIONS } from './auth';
 import { CLUSTER_OPERATIONS } from './cluster';
 import { NOTIFICATION_OPERATIONS } from './notification';
+import { MAIL_TEMPLATE_OPERATIONS } from './notification-mail-templates';
 import { POINT_OPERATIONS } from './point';
 import { REWARD_OPERATIONS } from './reward';
 
@@ -11,4 +12,5 @@ export const OPERATIONS: Record<string, string> = {
   ...CLUSTER_OPERATIONS,
   ...REWARD_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
+  ...MAIL_TEMPLATE_OPERATIONS,
 };

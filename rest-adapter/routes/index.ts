@@ -2,8 +2,9 @@ import { Route } from '../route';
 import { AUTH_ROUTES } from './auth';
 import { CLUSTER_ROUTES } from './cluster';
 import { NOTIFICATION_ROUTES } from './notification';
+import { MAIL_TEMPLATE_ROUTES } from './notification-mail-templates';
 import { POINT_ROUTES } from './point';
 import { REWARD_ROUTES } from './reward';
 
 /** Every REST route, by domain. */
-export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...REWARD_ROUTES, ...NOTIFICATION_ROUTES];
+export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...REWARD_ROUTES, ...NOTIFICATION_ROUTES, ...MAIL_TEMPLATE_ROUTES];

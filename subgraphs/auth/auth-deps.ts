@@ -4,6 +4,7 @@ import { Mailer } from '../../core/messaging/mailer';
 import { SmsSender } from '../../core/messaging/sms';
 import { Logger } from '../../core/logger';
 import { ChatappClient } from './chatapp-client';
+import { MailTemplates } from './services/mail-templates-supergraph';
 
 /** What the auth services need from outside the database. */
 export interface AuthDeps {
@@ -13,4 +14,6 @@ export interface AuthDeps {
   sms: SmsSender;
   chatapp: ChatappClient;
   logger: Logger;
+  /** The notification domain's mail templates, through the supergraph; without it the built-in texts are sent. */
+  mailTemplates?: MailTemplates;
 }

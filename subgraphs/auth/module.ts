@@ -25,6 +25,7 @@ import { SessionResolver } from './resolvers/session.resolver';
 import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
+import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
 import { StaffService } from './services/staff.service';
 
 /**
@@ -41,14 +42,16 @@ export const authModule = defineModule({
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
   environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST'],
-  deps: ({ config, logger }): AuthDeps => ({
+  deps: ({ config, logger, gateway }): AuthDeps => ({
     tokens: new AccessTokens(config.jwtSecret),
     passwords: new PasswordHasher(config.passwordScryptCost),
     mailer: createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger),
     sms: createSmsSender(config.dataDir, logger),
     chatapp: new ChatappClient(config.chatapp),
     logger,
+    mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
   }),
+  supergraphOperations: AUTH_MAIL_OPERATIONS,
   services: authServices,
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);

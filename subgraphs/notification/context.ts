@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { RequestContext } from '../../core/context';
 import { NotificationDeps } from './notification-deps';
 import { InAppNotificationService } from './services/in-app-notification.service';
+import { MailTemplateService } from './services/mail-template.service';
 import { TemplatedNotificationService } from './services/templated-notification.service';
 
 /** The notification services of one request, on its unit of work. */
@@ -10,6 +11,7 @@ export function notificationServices(em: EntityManager, deps?: NotificationDeps)
   return {
     inApps,
     templated: new TemplatedNotificationService(inApps),
+    mailTemplates: new MailTemplateService(em),
   };
 }
 

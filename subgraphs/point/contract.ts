@@ -13,7 +13,14 @@ export const POINT = {
     marketing: ['point:read', 'point:manage', 'point:request', 'point:review'],
     tenant: ['point:read', 'point:request'],
   },
-  events: { earned: 'points.earned', redeemed: 'points.redeemed', expired: 'points.expired' },
+  events: {
+    earned: 'points.earned',
+    redeemed: 'points.redeemed',
+    expired: 'points.expired',
+    expiring: 'points.expiring',
+    receiptSubmitted: 'receipt.submitted',
+    receiptRejected: 'receipt.rejected',
+  },
 } as const satisfies DomainContract;
 
 /**
@@ -31,4 +38,32 @@ export interface PointLedgerEntry {
   sourceBy: string | null;
   balanceAfter: string;
   createdAt: string;
+}
+
+/**
+ * `points.expiring`: some of a member's points expire within the notice horizon (POINT_EXPIRY_NOTICE_DAYS);
+ * announced once per lot by the daily job, one event per member and run (aggregate: the member).
+ * `points` is a decimal string with 2 decimals: what remains of the lots announced; `expiresAt` the
+ * earliest of their expiry times.
+ */
+export interface PointsExpiring {
+  memberId: string;
+  points: string;
+  expiresAt: string;
+  lotCount: number;
+  noticedAt: string;
+}
+
+/**
+ * `receipt.submitted` (opened PENDING) and `receipt.rejected`: a member's receipt verification
+ * (aggregate: the member). An approval is announced by its `points.earned` entry.
+ */
+export interface ReceiptVerificationChanged {
+  verificationId: string;
+  memberId: string;
+  status: 'PENDING' | 'REJECTED';
+  receiptImageUrl: string;
+  receiptId: string | null;
+  reviewReason: string | null;
+  changedAt: string;
 }

@@ -12,6 +12,7 @@ import { ReceiptResolver } from './resolvers/receipt.resolver';
 import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
 import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
+import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
@@ -30,7 +31,7 @@ export const pointModule = defineModule({
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
-  environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL'],
+  environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
   deps: ({ settings }) => {
     const ledger = new LedgerService(settings.expiry);
     return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
@@ -43,6 +44,14 @@ export const pointModule = defineModule({
       run: async ({ orm, deps, logger }) => {
         const expired = await expireAllDue(orm, deps.ledger);
         if (expired > 0) logger.info({ expired }, 'point lots expired');
+      },
+    },
+    {
+      queue: EXPIRY_NOTICE_QUEUE,
+      cron: '0 8 * * *',
+      run: async ({ orm, settings, logger }) => {
+        const noticed = await noticeExpiringPoints(orm, settings.expiryNoticeDays);
+        if (noticed > 0) logger.info({ noticed }, 'expiring points announced');
       },
     },
   ],

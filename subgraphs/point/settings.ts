@@ -1,4 +1,4 @@
-import { Env, parseUrl } from '../../core/config';
+import { Env, parsePositiveInt, parseUrl } from '../../core/config';
 
 /** When earned points expire: never, N days after they were earned, or at the end of that month. */
 export type PointExpiryPolicy = { kind: 'never' } | { kind: 'days'; days: number } | { kind: 'end-of-month' };
@@ -9,6 +9,8 @@ export interface PointSettings {
   expiry: PointExpiryPolicy;
   /** RECEIPT_EXTRACTOR_URL: the receipt extraction service for automatic verification; without it receipts need manual review. */
   receiptExtractorUrl?: string;
+  /** POINT_EXPIRY_NOTICE_DAYS: how many days before they expire points are announced as expiring (default 7). */
+  expiryNoticeDays: number;
 }
 
 function parsePointExpiry(env: Env, problems: string[]): PointExpiryPolicy {
@@ -24,5 +26,6 @@ export function parsePointSettings(env: Env, problems: string[]): PointSettings 
   return {
     expiry: parsePointExpiry(env, problems),
     receiptExtractorUrl: parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']),
+    expiryNoticeDays: parsePositiveInt(env, 'POINT_EXPIRY_NOTICE_DAYS', 7, problems),
   };
 }

@@ -5,6 +5,7 @@ import { Locale } from '../../../core/i18n';
 import { AuthDeps } from '../auth-deps';
 import { PasswordResetSession, ResetChannel } from '../entities/password-reset-session';
 import { Staff, StaffStatus } from '../entities/staff';
+import { AUTH_MAIL_EVENTS } from './mail-templates-supergraph';
 import { SessionService } from './session.service';
 
 const RESET_TTL_MS = 15 * 60 * 1000;
@@ -18,6 +19,8 @@ type ResetText = (code: string, sessionId: string, validFor: number) => { subjec
 /** `validFor` is in minutes; mails name it in hours from an hour on. */
 const duration = (minutes: number, units: [string, string]) =>
   minutes >= 60 ? `${Math.round(minutes / 60)} ${units[1]}` : `${minutes} ${units[0]}`;
+
+const VALIDITY_UNITS: Record<Locale, [string, string]> = { en: ['minutes', 'hours'], th: ['นาที', 'ชั่วโมง'], cn: ['分钟', '小时'] };
 
 const RESET_TEXT: Record<Locale, ResetText> = {
   en: (code, sessionId, validFor) => ({
@@ -70,7 +73,7 @@ export class PasswordResetService {
   async sendInvitation(staff: Staff): Promise<void> {
     const session = this.createSession(this.em, staff, ResetChannel.EMAIL, INVITATION_TTL_MS);
     await this.em.flush();
-    await this.send(staff, session, staff.locale);
+    await this.send(staff, session, staff.locale, AUTH_MAIL_EVENTS.invitation);
   }
 
   async isValid(sessionId: string): Promise<boolean> {
@@ -136,10 +139,26 @@ export class PasswordResetService {
     return { id: session.id, channel, code, ttlMs };
   }
 
-  private async send(staff: Staff, session: OpenedSession, locale: Locale): Promise<void> {
-    const message = RESET_TEXT[locale](session.code, session.id, session.ttlMs / 60_000);
-    if (session.channel === ResetChannel.SMS) await this.deps.sms.send(staff.phoneNumber!, message.text);
-    else await this.deps.mailer.send({ to: staff.email, ...message });
+  /**
+   * Sends the code: an SMS with the built-in text; a mail from the notification domain's template of
+   * `event` when there is one (variables: code, sessionId, validForMinutes, validFor, firstname,
+   * lastname, email), else the built-in text.
+   */
+  private async send(staff: Staff, session: OpenedSession, locale: Locale, event: string = AUTH_MAIL_EVENTS.passwordReset): Promise<void> {
+    const validForMinutes = session.ttlMs / 60_000;
+    const message = RESET_TEXT[locale](session.code, session.id, validForMinutes);
+    if (session.channel === ResetChannel.SMS) return this.deps.sms.send(staff.phoneNumber!, message.text);
+    const variables = {
+      code: session.code,
+      sessionId: session.id,
+      validForMinutes,
+      validFor: duration(validForMinutes, VALIDITY_UNITS[locale]),
+      firstname: staff.firstname,
+      lastname: staff.lastname,
+      email: staff.email,
+    };
+    const templated = await this.deps.mailTemplates?.render(event, locale, variables);
+    await this.deps.mailer.send({ to: staff.email, ...(templated ?? message) });
   }
 }
 

@@ -1,6 +1,10 @@
 import { Migration20261128NotificationInitial } from './migration-20261128-notification-initial';
+import { Migration20261129NotificationAutomatic } from './migration-20261129-notification-automatic';
+import { Migration20261129NotificationMailTemplates } from './migration-20261129-notification-mail-templates';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
   Migration20261128NotificationInitial,
+  Migration20261129NotificationAutomatic,
+  Migration20261129NotificationMailTemplates,
 };

@@ -2,6 +2,7 @@ import { Migration20261122PointInitial } from './migration-20261122-initial';
 import { Migration20261122PointReceiptsRules } from './migration-20261122-receipts-rules';
 import { Migration20261123PointOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124PointLargeLedger } from './migration-20261124-large-ledger';
+import { Migration20261129PointExpiryNotice } from './migration-20261129-expiry-notice';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -9,4 +10,5 @@ export const pointMigrations = {
   Migration20261122PointReceiptsRules,
   Migration20261123PointOutboxChain,
   Migration20261124PointLargeLedger,
+  Migration20261129PointExpiryNotice,
 };

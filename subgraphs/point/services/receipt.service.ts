@@ -2,7 +2,9 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { badRequest, conflict, notFound, validationError } from '../../../core/errors';
+import { recordEvent } from '../../../core/events/outbox-event';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
+import { POINT, ReceiptVerificationChanged } from '../contract';
 import { PointSource } from '../entities/point-transaction';
 import { ReceiptVerification, ReceiptVerificationStatus } from '../entities/receipt-verification';
 import { AutomaticReceiptVerificationInput, ManualReceiptReviewInput, ReceiptListArgs, ReceiptVerificationStats } from '../types/receipt.types';
@@ -41,6 +43,7 @@ export class ReceiptService {
 
   async submit(memberId: string, imageUrl: string): Promise<ReceiptVerification> {
     const verification = this.em.create(ReceiptVerification, { memberId, receiptImageUrl: imageUrl });
+    announceReceipt(this.em, POINT.events.receiptSubmitted, verification);
     await this.em.flush();
     return verification;
   }
@@ -130,6 +133,7 @@ export class ReceiptService {
           verification.receiptId = decision.receiptId ?? verification.receiptId;
           verification.reviewReason = decision.reviewReason ?? verification.reviewReason;
           verification.reviewById = decision.reviewById;
+          announceReceipt(em, POINT.events.receiptRejected, verification);
         }
         await em.flush();
         return verification;
@@ -172,6 +176,20 @@ export class ReceiptService {
       pointTransactionId: transaction.id,
     });
   }
+}
+
+/** `receipt.submitted` or `receipt.rejected`, in the transaction of the change. */
+function announceReceipt(em: EntityManager, type: string, verification: ReceiptVerification): void {
+  const changed: ReceiptVerificationChanged = {
+    verificationId: verification.id,
+    memberId: verification.memberId,
+    status: verification.status as ReceiptVerificationChanged['status'],
+    receiptImageUrl: verification.receiptImageUrl,
+    receiptId: verification.receiptId,
+    reviewReason: verification.reviewReason,
+    changedAt: new Date().toISOString(),
+  };
+  recordEvent(em, type, changed, { aggregateId: verification.memberId });
 }
 
 const APPROVED_RECEIPT_INDEX = 'receipt_verification_approved_receipt_uidx';
