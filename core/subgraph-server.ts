@@ -48,10 +48,14 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
   const contextFor = async (authorization: string | undefined, requestId: string | undefined): Promise<RequestContext> => {
     const id = requestId || randomUUID();
     const em = orm.em.fork();
+    let requestLogger: Logger | undefined;
     return {
       principal: await tokens.fromHeader(authorization),
       em,
-      logger: logger.child({ reqId: id }),
+      // Made when first used: most requests log nothing.
+      get logger() {
+        return (requestLogger ??= logger.child({ reqId: id }));
+      },
       requestId: id,
       services: options.services?.(em),
     };

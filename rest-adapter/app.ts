@@ -143,6 +143,7 @@ function requestContext(logger: Logger): RequestHandler {
     const requestId = given && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     res.locals.requestId = requestId;
     res.set(REQUEST_ID_HEADER, requestId);
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

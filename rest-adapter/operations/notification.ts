@@ -22,6 +22,8 @@ export const NOTIFICATION_OPERATIONS = {
   MarkInAppNotificationRead: `mutation MarkInAppNotificationRead($id: ID!, $read: Boolean!) { markInAppNotificationRead(id: $id, read: $read) { id readAt updatedAt } }`,
   MarkAllMyInAppNotificationsRead: `mutation MarkAllMyInAppNotificationsRead { markAllMyInAppNotificationsRead { updatedCount } }`,
   DeleteInAppNotification: `mutation DeleteInAppNotification($id: ID!) { deleteInAppNotification(id: $id) { id } }`,
+  CreateTemplatedInAppNotification: `mutation CreateTemplatedInAppNotification($template: InAppNotificationTemplate!, $input: TemplatedInAppNotificationInput!) {
+    createTemplatedInAppNotification(template: $template, input: $input) { ${IN_APP_FIELDS} } }`,
   MyNotificationEvents: `subscription MyNotificationEvents($locale: Locale, $lastEventId: String) {
     myNotificationEvents(locale: $locale, lastEventId: $lastEventId) { id type timestamp notification { ${IN_APP_FIELDS} } read { notificationId updatedCount readAt } } }`,
 };

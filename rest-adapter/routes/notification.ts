@@ -4,6 +4,40 @@ import { memberOnly, Route, withPermission } from '../route';
 const IN_APPS = '/notification/api/in-apps';
 const NOTIFICATION_MANAGE = withPermission(NOTIFICATION.permissions.manage);
 
+/** The convenience endpoints' paths under /in-apps, each with its template (the InAppNotificationTemplate enum). */
+const TEMPLATE_PATHS: Record<string, string> = {
+  'points/received': 'points_received',
+  'points/receipt-error': 'points_receipt_error',
+  'points/receipt-processing': 'points_receipt_processing',
+  'points/nearly-expire': 'points_nearly_expire',
+  'points/expired': 'points_expired',
+  'tier/upgraded-enhanced': 'tier_upgraded_enhanced',
+  'tier/adjusted': 'tier_adjusted',
+  'tier/renewal-reminder': 'tier_renewal_reminder',
+  'badge/unlocked': 'badge_unlocked',
+  'badge/progress': 'badge_progress',
+  'promotion/create': 'promotion_create',
+  'news/create': 'news_create',
+};
+
+/**
+ * The convenience endpoints (POST /in-apps/points/received and the eleven like it): the body is
+ * `memberId` and the fields of the kind, sent as the mutation's `fields`.
+ */
+const TEMPLATE_ROUTES: Route[] = Object.entries(TEMPLATE_PATHS).map(([path, template]) => ({
+  method: 'post',
+  path: `${IN_APPS}/${path}`,
+  operation: 'CreateTemplatedInAppNotification',
+  variables: ({ body }) => {
+    const { memberId, ...fields } = body;
+    return { template, input: { memberId, fields } };
+  },
+  authorize: NOTIFICATION_MANAGE,
+  envelope: 'nested',
+  message: 'Notification created',
+  status: 201,
+}));
+
 /**
  * Spec Part 2, notification service: Bearer on all; answers nest `data.message` and `data.data`. The
  * `/me` paths come before `/:id`, which would otherwise take `me` for an id.
@@ -33,4 +67,5 @@ export const NOTIFICATION_ROUTES: Route[] = [
     message: (data) => (data.markInAppNotificationRead.readAt ? 'Notification marked read' : 'Notification marked unread'),
   },
   { method: 'delete', path: `${IN_APPS}/:id`, operation: 'DeleteInAppNotification', authorize: NOTIFICATION_MANAGE, envelope: 'message', message: 'Notification deleted' },
+  ...TEMPLATE_ROUTES,
 ];

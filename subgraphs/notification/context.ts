@@ -1,18 +1,17 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { RequestContext } from '../../core/context';
+import { NotificationDeps } from './notification-deps';
 import { InAppNotificationService } from './services/in-app-notification.service';
-import { NotificationStream } from './services/notification-stream';
-
-/** What the notification domain holds for the life of its process: the members' live streams. */
-export interface NotificationDeps {
-  stream: NotificationStream;
-}
+import { TemplatedNotificationService } from './services/templated-notification.service';
 
 /** The notification services of one request, on its unit of work. */
-export function notificationServices(em: EntityManager, deps: NotificationDeps) {
+export function notificationServices(em: EntityManager, deps?: NotificationDeps) {
+  const inApps = new InAppNotificationService(em, deps?.translator);
   return {
-    inApps: new InAppNotificationService(em),
-    stream: deps.stream,
+    inApps,
+    templated: new TemplatedNotificationService(inApps),
+    /** The members' live streams of this process (none without the module's deps). */
+    stream: deps?.stream,
   };
 }
 

@@ -44,4 +44,34 @@ describe('a row lookup compiled once', () => {
     expect((await anyStaffByEmail.find(db.em(), 'lookup-c@example.com'))?.id).toBe(deleted.id);
     expect(await anyStaffByEmail.find(db.em(), 'nobody@example.com')).toBeNull();
   });
+
+  it('views a row without tracking it: the same fields, not in the identity map, a change never flushed', async () => {
+    const seeded = await seedStaff('lookup-d@example.com');
+    const em = db.em();
+    const viewed = await liveStaffById.view(em, seeded.id);
+    const expected = await db.em().findOneOrFail(Staff, { id: seeded.id });
+    expect(viewed).toBeInstanceOf(Staff);
+    expect({ ...viewed, role: undefined }).toEqual({ ...expected, role: undefined });
+    expect(viewed!.roleId).toBe(expected.role.id);
+    expect(em.getUnitOfWork().getById(Staff.name, seeded.id)).toBeUndefined();
+    viewed!.firstname = 'Changed';
+    await em.flush();
+    expect((await db.query('select firstname from auth.staff where id = ?', [seeded.id]))[0].firstname).toBe('Ada');
+    expect(await liveStaffById.view(em, (await seedStaff('lookup-e@example.com', new Date())).id)).toBeNull();
+  });
+
+  it('reads inside a transaction on its connection: a row the transaction wrote and has not committed', async () => {
+    await db.em().transactional(async (em) => {
+      const staff = await seedStaffIn(em, 'lookup-f@example.com');
+      expect((await liveStaffById.view(em, staff.id))?.email).toBe('lookup-f@example.com');
+      expect(await liveStaffById.view(db.em(), staff.id)).toBeNull();
+    });
+  });
 });
+
+async function seedStaffIn(em: ReturnType<typeof db.em>, email: string): Promise<Staff> {
+  const role = await em.findOneOrFail(Role, { key: 'admin' });
+  const staff = em.create(Staff, { email, firstname: 'Ada', lastname: 'Lovelace', role, status: StaffStatus.ACTIVE, phoneNumber: '+66800000000' });
+  await em.flush();
+  return staff;
+}

@@ -1,6 +1,6 @@
 import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import { Access } from '../../../core/auth/access';
-import { forbidden, unauthenticated } from '../../../core/errors';
+import { AppError, forbidden, unauthenticated } from '../../../core/errors';
 import { LocaleArgs } from '../../../core/i18n';
 import { NotificationContext } from '../context';
 import { NotificationEventsArgs, NotificationStreamEvent } from '../types/notification-stream.types';
@@ -22,5 +22,6 @@ export class NotificationStreamResolver {
 function openMemberStream(args: Record<string, any>, ctx: NotificationContext) {
   if (!ctx.principal) throw unauthenticated();
   if (ctx.principal.kind !== 'member') throw forbidden();
+  if (!ctx.services.stream) throw new AppError('UNAVAILABLE', 'The notification stream is unavailable');
   return ctx.services.stream.subscribe(ctx.principal.id, { locale: args.locale ?? undefined, lastEventId: args.lastEventId ?? null });
 }

@@ -16,6 +16,7 @@ import {
   UpdateInAppNotificationInput,
 } from '../types/in-app-notification.types';
 import { notificationKindErrors } from './notification-metadata';
+import { NotificationTranslator } from './notification-translation';
 
 const LABEL = 'Notification';
 const TEXT_FIELDS = NOTIFICATION_TEXTS.flatMap((name) => LOCALES.map((language) => `${name}_${language}` as const));
@@ -27,16 +28,25 @@ const UPDATABLE = ['memberId', ...TEXT_FIELDS, 'format', 'type', 'pointSubtype',
  * told it does not exist (404). Creations and reads are recorded in the outbox with the change.
  */
 export class InAppNotificationService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly translator?: NotificationTranslator,
+  ) {}
 
-  /** Writes the notification (unread) and `notification.created`, in one transaction; 400 on a metadata that breaks its kind's rules. */
+  /**
+   * Writes the notification (unread) and `notification.created`, in one transaction; 400 on a metadata
+   * that breaks its kind's rules. Thai and Chinese left empty beside English are translated first when
+   * the provider answers in time; what it could not translate is queued for the translation job.
+   */
   async create(input: CreateInAppNotificationInput): Promise<InAppNotification> {
     const type = input.type ?? NotificationType.news;
     const errors = notificationKindErrors(type, input.pointSubtype ?? null, input.tierSubtype ?? null, input.metadata);
     if (errors.length > 0) throw validationError(errors);
+    const translations = (await this.translator?.atCreate(input)) ?? { filled: {}, incomplete: false };
     return this.em.transactional(async (em) => {
       const notification = em.create(InAppNotification, {
         ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, input[field] ?? null])),
+        ...translations.filled,
         memberId: input.memberId,
         format: input.format ?? NotificationFormat.raw,
         type,
@@ -46,6 +56,7 @@ export class InAppNotificationService {
       });
       recordEvent(em, NOTIFICATION.events.created, createdEvent(notification), { aggregateId: notification.memberId });
       await em.flush();
+      if (translations.incomplete) await this.translator!.queue(em, notification.id);
       return notification;
     });
   }
