@@ -36,6 +36,11 @@ export interface Config {
   colocatedTransport: 'in-process' | 'http';
   /** How many processes `npm start` runs the platform in (WORKERS; one per core by default). */
   workers: number;
+  /**
+   * Live event streams (SSE): the heartbeat interval (STREAM_HEARTBEAT_SECONDS, 30), the open streams
+   * of one member (STREAM_MAX_PER_MEMBER, 5) and of one process (STREAM_MAX_OPEN, 10000).
+   */
+  streams: { heartbeatSeconds: number; perMember: number; maxOpen: number };
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
 }
@@ -236,6 +241,11 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
   if (passwordScryptCost < 1024 || passwordScryptCost > 2 ** 20 || (passwordScryptCost & (passwordScryptCost - 1)) !== 0) {
     problems.push(`PASSWORD_SCRYPT_COST must be a power of two from 1024 to 1048576, got "${env.PASSWORD_SCRYPT_COST}"`);
   }
+  const streams = {
+    heartbeatSeconds: parsePositiveInt(env, 'STREAM_HEARTBEAT_SECONDS', 30, problems),
+    perMember: parsePositiveInt(env, 'STREAM_MAX_PER_MEMBER', 5, problems),
+    maxOpen: parsePositiveInt(env, 'STREAM_MAX_OPEN', 10000, problems),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -258,6 +268,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     rateLimit,
     trustProxy,
     introspection,
+    streams,
     colocatedTransport: colocatedTransport === 'http' ? 'http' : 'in-process',
     workers,
     passwordScryptCost,

@@ -93,6 +93,8 @@ export interface DomainModule<Settings = unknown, Deps = unknown, Services = unk
   services?: (em: EntityManager, deps: Deps) => Services;
   /** Runs once the schema is up to date, before the subgraph serves (seeding, bootstrap). */
   onStart?: (context: DomainContext<Settings, Deps>) => Promise<void>;
+  /** Runs when the domain stops, once its subgraph no longer serves (closing what `deps` opened). */
+  onStop?: (context: DomainContext<Settings, Deps>) => Promise<void>;
   jobs?: ScheduledJob<Settings, Deps>[];
   consumers?: EventConsumer[];
   /** The documents it runs on the gateway (`gateway` of its start), by name; `npm run schema:check` validates them. */
@@ -162,6 +164,7 @@ export async function startDomain(
     ...server,
     close: async () => {
       await server.close();
+      await module.onStop?.(context);
       await relay.stop();
       await stopJobQueue(boss);
       await orm.close();

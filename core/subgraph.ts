@@ -29,6 +29,20 @@ export interface BuiltSubgraph {
   sdl: string;
 }
 
+/**
+ * type-graphql refuses a schema with subscriptions but no PubSub, even when each names its own source
+ * (`@Subscription({ subscribe })`, as ours do: PostgreSQL LISTEN, not an in-memory topic). This one
+ * refuses topics.
+ */
+const NO_TOPICS: PubSub = {
+  publish: () => {
+    throw new Error('Subscriptions name their own source (`subscribe`); there are no topics to publish to');
+  },
+  subscribe: () => {
+    throw new Error('Subscriptions name their own source (`subscribe`), not topics');
+  },
+};
+
 /** Builds a federation v2 subgraph from type-graphql resolvers. */
 export async function buildSubgraph(definition: SubgraphDefinition): Promise<BuiltSubgraph> {
   const typeGraphqlSchema = await buildSchema({
@@ -38,7 +52,7 @@ export async function buildSubgraph(definition: SubgraphDefinition): Promise<Bui
     validate: false,
     validateFn: validateArgument,
     authChecker,
-    pubSub: definition.pubSub,
+    pubSub: definition.pubSub ?? NO_TOPICS,
     container: definition.container,
   });
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(typeGraphqlSchema)}`;

@@ -1,4 +1,4 @@
-import { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, parse, print } from 'graphql';
+import { ExecutionArgs, ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, parse, print } from 'graphql';
 import { Client, createClient } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Server } from 'node:http';
@@ -68,12 +68,17 @@ export function attachSubscriptionForwarder(options: ForwarderOptions): { dispos
   return { dispose: async () => void (await server.dispose()) };
 }
 
-async function* forward(
+/**
+ * The subscription at the owning subgraph, over a graphql-ws client of its own. Its `return()` (the
+ * client left) closes the upstream connection at once: an async generator's would wait for the next
+ * upstream event, which may never come, and keep the subgraph's stream open meanwhile.
+ */
+function forward(
   args: ExecutionArgs,
   owners: Map<string, string>,
   subgraphUrls: Record<string, string>,
   internal: InternalCredential,
-): AsyncGenerator<ExecutionResult> {
+): AsyncIterableIterator<ExecutionResult> {
   const operation = args.document.definitions.find(
     (definition): definition is OperationDefinitionNode =>
       definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
@@ -81,10 +86,7 @@ async function* forward(
   const rootField = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
   const owner = rootField?.kind === Kind.FIELD ? owners.get(rootField.name.value) : undefined;
   const url = owner && subgraphUrls[owner];
-  if (!url) {
-    yield { errors: [upstreamError('No subgraph serves this subscription', 'BAD_REQUEST')] };
-    return;
-  }
+  if (!url) return (async function* () { yield { errors: [upstreamError('No subgraph serves this subscription', 'BAD_REQUEST')] }; })();
   const params = (args.contextValue as { connectionParams: Record<string, unknown> }).connectionParams;
   const client: Client = createClient({
     url: url.replace(/^http/, 'ws'),
@@ -93,18 +95,39 @@ async function* forward(
     retryAttempts: 0,
     connectionParams: { authorization: params.authorization, [REQUEST_ID_HEADER]: params[REQUEST_ID_HEADER], [INTERNAL_CREDENTIAL_HEADER]: internal.secret },
   });
-  try {
-    const upstream = client.iterate({
-      query: print(args.document),
-      variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined,
-      operationName: args.operationName ?? undefined,
-    });
-    for await (const result of upstream) yield result as ExecutionResult;
-  } catch (error) {
-    yield { errors: upstreamErrors(error) };
-  } finally {
-    await client.dispose();
-  }
+  const results = (async function* () {
+    try {
+      const upstream = client.iterate({
+        query: print(args.document),
+        variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined,
+        operationName: args.operationName ?? undefined,
+      });
+      for await (const result of upstream) yield relayed(result as FormattedExecutionResult);
+    } catch (error) {
+      yield { errors: upstreamErrors(error) };
+    } finally {
+      await client.dispose();
+    }
+  })();
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    next: () => results.next(),
+    return: async () => {
+      await client.dispose();
+      void results.return(undefined);
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
+
+/**
+ * An upstream result as the gateway's graphql-ws server sends it on: a source that failed to open
+ * answers one result with errors (plain JSON on the wire), which become GraphQL errors again.
+ */
+function relayed(result: FormattedExecutionResult): ExecutionResult {
+  if (!result.errors) return result as ExecutionResult;
+  return { ...result, errors: result.errors.map((error) => upstreamError(error.message, String(error.extensions?.code ?? 'INTERNAL'), error.extensions)) } as ExecutionResult;
 }
 
 /** graphql-ws rejects with an array of GraphQL errors, a CloseEvent or an Error: map each to GraphQL errors. */

@@ -15,6 +15,7 @@ import { gatewayOverHttp } from '../core/gateway-link';
 import { OPERATIONS } from './operations';
 import { Access, defaultVariables, Route, RouteInput } from './route';
 import { ROUTES } from './routes';
+import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
@@ -51,6 +52,8 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use('/files', ...serveFiles(storage.directory));
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
+  const { heartbeatSeconds, maxOpen } = config.streams;
+  app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
     const handlers = [

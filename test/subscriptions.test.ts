@@ -13,18 +13,21 @@ import { createLogger } from '../core/logger';
 import { startGateway } from '../gateway/gateway';
 import { subscriptionOwners } from '../gateway/subscriptions';
 import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
 // No domain has a subscription yet, so a small "ticker" subgraph proves the gateway's forwarder.
 const TICKER_SDL = `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
   type Query { tickerVersion: String }
-  type Subscription { ticks(upTo: Int!): Tick! }
+  type Subscription { ticks(upTo: Int!): Tick! idle: Tick! }
   type Tick { n: Int! caller: String requestId: String }
 `;
 
 let gateway: RunningServer;
 let ticker: { url: string; close: () => Promise<void> };
 let supergraphSdl: string;
+/** The ticker's `idle` subscriptions: open (never yielding) and closed. */
+const idle = { opened: 0, closed: 0 };
 // The gateway below uses the platform's subgraphs and rate limiter: it closes first.
 const { platform } = usePlatform({
   beforeClose: async () => {
@@ -44,6 +47,21 @@ async function startTicker() {
             for (let n = 1; n <= upTo; n += 1) {
               yield { ticks: { n, caller: ctx.params.authorization ?? null, requestId: ctx.params['x-request-id'] ?? null } };
             }
+          },
+        },
+        idle: {
+          subscribe: () => {
+            idle.opened += 1;
+            const never = new Promise<IteratorResult<unknown>>(() => undefined);
+            const iterator = {
+              next: () => never,
+              return: async () => {
+                idle.closed += 1;
+                return { value: undefined, done: true };
+              },
+              [Symbol.asyncIterator]: () => iterator,
+            };
+            return iterator;
           },
         },
       },
@@ -96,7 +114,7 @@ async function subscribe(query: string, connectionParams: Record<string, string>
 }
 
 it('knows which subgraph owns each subscription field', () => {
-  expect(subscriptionOwners(supergraphSdl)).toEqual(new Map([['ticks', 'ticker']]));
+  expect(subscriptionOwners(supergraphSdl)).toEqual(new Map([['ticks', 'ticker'], ['idle', 'ticker']]));
 });
 
 it('forwards a subscription to the owning subgraph with the caller credentials and relays every event', async () => {
@@ -120,4 +138,15 @@ it('validates a subscription against the API schema before forwarding it', async
   expect(results).toHaveLength(1);
   const [errors] = results.map((result) => result.thrown ?? result.errors);
   expect(errors[0].message).toMatch(/Cannot query field "nothing"/);
+});
+
+it('closes the upstream subscription as soon as the client leaves, without waiting for an event', async () => {
+  const client = createClient({ url: `ws://127.0.0.1:${gateway.port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+  const closedBefore = idle.closed;
+  const openedBefore = idle.opened;
+  const unsubscribe = client.subscribe({ query: 'subscription { idle { n } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+  await waitFor(async () => idle.opened > openedBefore, 'the upstream subscription to open');
+  unsubscribe();
+  await client.dispose();
+  await waitFor(async () => idle.closed > closedBefore, 'the upstream subscription to close');
 });

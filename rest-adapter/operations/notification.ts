@@ -24,4 +24,6 @@ export const NOTIFICATION_OPERATIONS = {
   DeleteInAppNotification: `mutation DeleteInAppNotification($id: ID!) { deleteInAppNotification(id: $id) { id } }`,
   CreateTemplatedInAppNotification: `mutation CreateTemplatedInAppNotification($template: InAppNotificationTemplate!, $input: TemplatedInAppNotificationInput!) {
     createTemplatedInAppNotification(template: $template, input: $input) { ${IN_APP_FIELDS} } }`,
+  MyNotificationEvents: `subscription MyNotificationEvents($locale: Locale, $lastEventId: String) {
+    myNotificationEvents(locale: $locale, lastEventId: $lastEventId) { id type timestamp notification { ${IN_APP_FIELDS} } read { notificationId updatedCount readAt } } }`,
 };

@@ -12,6 +12,8 @@ export function notificationServices(em: EntityManager, deps?: NotificationDeps)
     inApps,
     templated: new TemplatedNotificationService(inApps),
     mailTemplates: new MailTemplateService(em),
+    /** The members' live streams of this process (none without the module's deps). */
+    stream: deps?.stream,
   };
 }
 

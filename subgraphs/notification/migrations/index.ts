@@ -1,10 +1,12 @@
 import { Migration20261128NotificationInitial } from './migration-20261128-notification-initial';
 import { Migration20261129NotificationAutomatic } from './migration-20261129-notification-automatic';
 import { Migration20261129NotificationMailTemplates } from './migration-20261129-notification-mail-templates';
+import { Migration20261129NotificationStream } from './migration-20261129-notification-stream';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
   Migration20261128NotificationInitial,
   Migration20261129NotificationAutomatic,
   Migration20261129NotificationMailTemplates,
+  Migration20261129NotificationStream,
 };
