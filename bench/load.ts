@@ -18,13 +18,27 @@ export const WARM_UP_SECONDS = 3;
 
 /** Starts bench/serve.ts in its own process, with `env` over this process's environment. */
 export function startTarget(env: Record<string, string> = {}): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'serve.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  // --expose-gc and the IPC channel: the target answers `targetMemory` after a full collection.
+  const child = spawn(process.execPath, ['--expose-gc', '-r', '@swc-node/register', join(__dirname, 'serve.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench target exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, target: JSON.parse(line) }));
+  });
+}
+
+/** What the target holds after a full garbage collection: its JS heap and the memory outside it, and its resident size. */
+export interface TargetMemory {
+  retained: number;
+  resident: number;
+}
+
+export function targetMemory(child: ChildProcess): Promise<TargetMemory> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve(message as TargetMemory));
+    child.send('memory');
   });
 }
 

@@ -231,7 +231,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
       if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
       if (SCENARIOS.has('redeem')) passed = (await redeemBurst(target, pool)) && passed;
-      if (SCENARIOS.has('stream')) passed = (await streamScenario(target, child.pid!, JWT_SECRET)) && passed;
+      if (SCENARIOS.has('stream')) passed = (await streamScenario(target, child, JWT_SECRET)) && passed;
     } finally {
       await pool.end();
       if (workers) await stopTarget(workers.child);

