@@ -1,4 +1,4 @@
-import { EntityClass, EntityData, EntityDictionary, EntityKey, EntityManager } from '@mikro-orm/postgresql';
+import { EntityClass, EntityDictionary, EntityKey, EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
 
 /**
  * A read of one row by a unique column, compiled once: the SELECT is built from the entity's metadata
@@ -28,14 +28,23 @@ export class RowLookup<T extends object> {
   }
 
   /**
-   * The row as an entity the unit of work does not track (no identity map entry, no snapshot for
-   * change detection): for answers that only read it, such as the caller's own record on every request.
+   * The row as a plain instance of the entity class that the ORM does not know (no identity map entry,
+   * no snapshot, no accessors for change tracking): for answers that only show it, such as the caller's
+   * own record on every request. A many-to-one relation is an instance of its class holding only its
+   * primary key (enough for `roleId`-style getters; it cannot be loaded).
    */
   async view(em: EntityManager, value: unknown): Promise<T | null> {
     const row = await this.row(em, value);
     if (!row) return null;
-    const data = em.getDriver().mapResult(row, em.getMetadata().get<T>(this.entity.name)) as EntityData<T>;
-    return em.getEntityFactory().create(this.entity, data, { merge: false, refresh: true, initialized: true, convertCustomTypes: true });
+    const meta = em.getMetadata().get<T>(this.entity.name);
+    const data = em.getDriver().mapResult(row, meta) as Record<string, unknown>;
+    for (const prop of meta.relations) {
+      const key = data[prop.name];
+      if (prop.kind === ReferenceKind.MANY_TO_ONE && key !== null && key !== undefined) {
+        data[prop.name] = Object.assign(Object.create(prop.targetMeta!.prototype), { [prop.targetMeta!.primaryKeys[0]]: key });
+      }
+    }
+    return Object.assign(Object.create(meta.prototype) as T, data);
   }
 
   /**
