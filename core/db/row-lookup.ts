@@ -44,7 +44,10 @@ export class RowLookup<T extends object> {
         data[prop.name] = Object.assign(Object.create(prop.targetMeta!.prototype), { [prop.targetMeta!.primaryKeys[0]]: key });
       }
     }
-    return Object.assign(Object.create(meta.prototype) as T, data);
+    // Own data properties: assigning would run the change-tracking setters the ORM puts on the prototype.
+    const entity = Object.create(meta.prototype) as T;
+    for (const [key, field] of Object.entries(data)) Object.defineProperty(entity, key, { value: field, writable: true, enumerable: true, configurable: true });
+    return entity;
   }
 
   /**
