@@ -2,6 +2,9 @@ import { Agent, request } from 'node:http';
 import { listen } from '../core/http';
 import { RowLookup } from '../core/db/row-lookup';
 import { openModuleOrm } from '../core/module';
+import { createLogger } from '../core/logger';
+import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
+import { createRestApp } from '../rest-adapter/app';
 import { OPERATIONS } from '../rest-adapter/operations';
 import { Staff } from '../subgraphs/auth/entities/staff';
 import { moduleNamed } from '../subgraphs/registry';
@@ -59,19 +62,27 @@ function mustSucceed(answer: { errors?: readonly unknown[]; data?: unknown }): v
 }
 
 async function main(): Promise<void> {
-  const { platform, pool, token, staffId, baseline } = await startBenchTarget();
+  const { config, platform, pool, token, staffId, baseline } = await startBenchTarget();
   baseline.get('/baseline/empty', (_req, res) => void res.json({}));
   const baselineServer = await listen(baseline, 0, '127.0.0.1');
   const orm = await openModuleOrm(moduleNamed('auth')!, platform.databaseUrl);
   const liveStaffById = new RowLookup(Staff, 'id', { live: true });
   const caller = { authorization: `Bearer ${token}`, requestId: 'bench-layers' };
   const currentStaff = OPERATIONS.CurrentStaff;
+  // The REST adapter alone: the same app, its gateway answering what the real one answered.
+  const answer = await platform.executors.gateway({ query: currentStaff }, caller);
+  const adapterAlone = await listen(
+    createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', config.logLevel), rateLimiter: platform.rateLimiter, gateway: async () => answer }),
+    0,
+    '127.0.0.1',
+  );
   const layers: Array<[string, () => Promise<unknown>]> = [
     ['database: pg SELECT of the staff row', () => pool.query(STAFF_SELECT, [staffId])],
     ['ORM: unit of work + the staff row as an entity', () => liveStaffById.view(orm.em.fork(), staffId)],
     ['subgraph: auth executes currentStaff in-process', async () => mustSucceed(await platform.executors.subgraphs.auth({ query: currentStaff }, caller))],
     ['gateway: plans and runs CurrentStaff in-process', async () => mustSucceed(await platform.executors.gateway({ query: currentStaff }, caller))],
     ['REST over HTTP: GET /auth/api/staffs/me', httpGetter(`${platform.restUrl}/auth/api/staffs/me`, token)],
+    ['REST adapter alone over HTTP (its gateway answers at once)', httpGetter(`http://127.0.0.1:${adapterAlone.port}/auth/api/staffs/me`, token)],
     ['baseline over HTTP: express + jose + pg', httpGetter(`http://127.0.0.1:${baselineServer.port}/baseline/staffs/me`, token)],
     ['HTTP floor: client + express route answering {}', httpGetter(`http://127.0.0.1:${baselineServer.port}/baseline/empty`, token)],
   ];
@@ -83,11 +94,12 @@ async function main(): Promise<void> {
     }
   }
   console.log(`GET /auth/api/staffs/me layer by layer: ${OPERATIONS_PER_LAYER} operations each, ${IN_FLIGHT} in flight, best of ${ROUNDS} rounds, this process's CPU\n`);
-  console.log('layer                                                 cpu us/op   wall us/op');
+  console.log(`${'layer'.padEnd(60)} cpu us/op   wall us/op`);
   for (const [index, [name]] of layers.entries()) {
-    console.log(`${name.padEnd(52)} ${best[index].cpuMicros.toFixed(0).padStart(10)} ${best[index].wallMicros.toFixed(0).padStart(12)}`);
+    console.log(`${name.padEnd(60)} ${best[index].cpuMicros.toFixed(0).padStart(10)} ${best[index].wallMicros.toFixed(0).padStart(12)}`);
   }
   await orm.close();
+  await adapterAlone.close();
   await baselineServer.close();
   await pool.end();
   await platform.close();
