@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
 
@@ -29,7 +30,9 @@ export const deadLetterQueueOf = (queue: string) => `${queue}${DEAD_LETTER_SUFFI
  * Every queue named here gets the retry policy and a dead-letter queue.
  */
 export async function startJobQueue(databaseUrl: string, logger: Logger, queues: string[] = []): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: JOB_QUEUE_SCHEMA, max: 4 });
+  const db = new JobQueueConnections(databaseUrl, logger);
+  const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
+  connections.set(boss, db);
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
     await boss.start();
@@ -55,6 +58,46 @@ export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: stri
   });
 }
 
+/**
+ * The job queue's connections, ours rather than pg-boss's: pg-boss closes its own pool as it stops,
+ * while a worker may still be fetching; the batch it then gets could be neither completed nor failed
+ * and would stay active until it expires. Ours stay open until the last statement of the queue is done.
+ */
+class JobQueueConnections implements PgBoss.Db {
+  private readonly pool: Pool;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(databaseUrl: string, logger: Logger) {
+    this.pool = new Pool({ connectionString: databaseUrl, max: 4 });
+    this.pool.on('error', (error) => logger.error({ err: error }, 'job queue connection error'));
+  }
+
+  executeSql(text: string, values: unknown[] = []): Promise<{ rows: any[] }> {
+    const query = this.pool.query(text, values);
+    const settled = query.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return query;
+  }
+
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  idle(): Promise<unknown> {
+    return Promise.all([...this.inFlight]);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+const connections = new WeakMap<PgBoss, JobQueueConnections>();
+
 /** The handlers of each job queue's workers that are running now. */
 const running = new WeakMap<PgBoss, Set<Promise<unknown>>>();
 
@@ -71,18 +114,23 @@ export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.Wor
 
 /**
  * Stops the job queue and returns once no worker of it runs: the handlers of jobs fetched while it
- * stopped have finished (before the caller closes what they use, such as its ORM), and every worker's
- * loop has ended (pg-boss checks for that on a one-second timer that must find nothing left to wait for,
- * or it keeps polling after its owner has gone).
+ * stopped have finished (before the caller closes what they use, such as its ORM) and their jobs are
+ * completed or failed, every worker's loop has ended (pg-boss checks for that on a one-second timer that
+ * must find nothing left to wait for, or it keeps polling after its owner has gone), and its
+ * connections are closed.
  */
 export async function stopJobQueue(boss: PgBoss): Promise<void> {
   await boss.stop({ graceful: true, wait: true });
-  const runs = running.get(boss);
-  // A batch fetched as the queue stopped reaches its handler a few promise turns after `stop` returns.
-  await new Promise((resolve) => setImmediate(resolve));
-  while (runs && runs.size > 0) await Promise.allSettled([...runs]);
-  // The worker's loop ends right after its handler settles (its completion call fails on the closed pool).
-  await new Promise((resolve) => setImmediate(resolve));
+  const runs = running.get(boss) ?? new Set();
+  const db = connections.get(boss);
+  // A fetch still running returns its batch to the handler, which the worker then completes or fails:
+  // wait until neither a statement nor a handler is left, a turn of the event loop apart.
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (runs.size === 0 && !db?.busy) break;
+    await Promise.allSettled([...runs, db?.idle()]);
+  }
+  await db?.close();
 }
 
 /** Creates the queue with its dead-letter queue, or brings an existing one to the policy. */
