@@ -1,5 +1,6 @@
 import { GraphQLFormattedError } from 'graphql';
 import { ErrorCode, FieldError, STATUS_BY_CODE } from '../core/errors';
+import { v1Body, v1ListBody } from './v1/envelope';
 
 /**
  * The service-scoped envelopes of spec Part 1:
@@ -9,7 +10,9 @@ import { ErrorCode, FieldError, STATUS_BY_CODE } from '../core/errors';
  * - `dataWithMessage`: `{statusCode, data: payload, message}` (message beside data)
  * - `empty`: no body (204)
  */
-export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty';
+export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty' | V1Envelope;
+/** The version-1 surface's envelopes (rest-adapter/v1/envelope.ts): `{data}` and `{data: [...], pagination}`. */
+export type V1Envelope = 'v1' | 'v1List';
 
 export function successBody(envelope: Envelope, statusCode: number, payload: unknown, message: string): unknown {
   switch (envelope) {
@@ -23,6 +26,10 @@ export function successBody(envelope: Envelope, statusCode: number, payload: unk
       return { statusCode, data: payload, message };
     case 'empty':
       return undefined;
+    case 'v1':
+      return v1Body(payload);
+    case 'v1List':
+      return v1ListBody(payload as never, false);
   }
 }
 
