@@ -10,8 +10,10 @@ const SNAKE_KEY = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3, ownDatabase: true });
 const [alice, bob, carol] = [0, 1, 2].map((index) => ({ get id() { return members[index].id; }, get token() { return members[index].token; } }));
 const tier = { id: randomUUID(), name_en: unique('Gold '), level: 7 };
+let adminRoleId: string;
 
 beforeAll(async () => {
+  adminRoleId = await platform.roleId('admin');
   const direct = (id: string, body: Record<string, unknown>) => platform.api('PUT', `/auth/api/members/${id}/direct`, { token: admin.token, body });
   const updates = await Promise.all([
     direct(alice.id, {
@@ -218,6 +220,26 @@ describe('credentials on /api/v1', () => {
     expect((await platform.api('DELETE', `/auth/api/services/revoke/${id}`, { token: admin.token })).status).toBe(204);
     // A revoked key's exchange is reused for at most a minute: a fresh key text shows the refusal now.
     expect((await get(BASE, `${apiKey}0`)).status).toBe(401);
+  });
+
+  it('gives a key the scopes it was created with: a key without read is refused 403 insufficient_scope', async () => {
+    const generate = (scopes: unknown) =>
+      platform.api('POST', '/auth/api/services/generate-api-key', { token: admin.token, body: { name: unique('partner'), roleId: adminRoleId, scopes } });
+    const analyticsOnly = await generate(['analytics']);
+    expect(analyticsOnly.status).toBe(201);
+    const refused = await get(BASE, null, { 'x-api-key': analyticsOnly.body.data.apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="read"');
+    expect(refused.body).toEqual({ error: 'insufficient_scope', error_description: expect.any(String) });
+    const readKey = await generate(['read', 'analytics']);
+    expect((await get(BASE, readKey.body.data.apiKey)).status).toBe(200);
+    const stored = await platform.sql.query('select scopes from auth.service_api_key where id = any($1) order by created_at', [[analyticsOnly.body.data.id, readKey.body.data.id]]);
+    expect(stored.rows.map((row) => row.scopes)).toEqual([['analytics'], ['read', 'analytics']]);
+    for (const scopes of [['root'], [], ['read', 'owner']]) {
+      const bad = await generate(scopes);
+      expect([scopes, bad.status]).toEqual([scopes, 400]);
+      expect(bad.body.data.errors.map((error: { field: string }) => error.field)).toEqual(['scopes']);
+    }
   });
 
   it('answers an unknown v1 path in the v1 error body', async () => {

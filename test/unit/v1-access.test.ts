@@ -26,12 +26,15 @@ function check(route: Partial<Route>, principal: Principal | undefined, params: 
 const staff = (role: string) => new Principal('staff', 's1', role, role === 'admin' ? ['*'] : []);
 
 describe('v1 scopes', () => {
-  it('follow the staff role, read-only for API keys and unknown roles, read and write for customers', () => {
+  it('follow the staff role, the granted scopes within the role for API keys (read by default), read for unknown roles, read and write for customers', () => {
     expect(scopesOf(staff('admin'))).toEqual(['read', 'write', 'admin', 'analytics']);
     expect(scopesOf(staff('marketing'))).toEqual(['read', 'write', 'analytics']);
     expect(scopesOf(staff('tenant'))).toEqual(['read']);
     expect(scopesOf(staff('auditor'))).toEqual(['read']);
     expect(scopesOf(new Principal('service', 'k1', 'admin', ['*']))).toEqual(['read']);
+    expect(scopesOf(new Principal('service', 'k1', 'admin', ['*'], ['analytics', 'read']))).toEqual(['read', 'analytics']);
+    // A key's scopes never exceed its role's: a tenant key granted write still only reads.
+    expect(scopesOf(new Principal('service', 'k1', 'tenant', [], ['read', 'write']))).toEqual(['read']);
     expect(scopesOf(new Principal('member', 'm1', 'member', []))).toEqual(['read', 'write']);
   });
 });
