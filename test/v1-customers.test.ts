@@ -33,8 +33,10 @@ beforeAll(async () => {
     [carol.id, '2026-03-10T08:00:00.789Z'],
   ];
   for (const [id, at] of created) await platform.sql.query('update auth.member set created_at = $2 where id = $1', [id, at]);
-  const earned = await platform.api('POST', '/point/api/earn', { token: admin.token, body: { memberId: alice.id, amount: 120.5 } });
+  const earned = await platform.api('POST', '/point/api/earn', { token: admin.token, body: { memberId: alice.id, amount: 150.5 } });
   if (earned.status !== 200) throw new Error(`earn failed: ${JSON.stringify(earned.body)}`);
+  const spent = await platform.api('POST', '/point/api/spend', { token: admin.token, body: { memberId: alice.id, amount: 30 } });
+  if (spent.status !== 200) throw new Error(`spend failed: ${JSON.stringify(spent.body)}`);
   await platform.sql.query(
     `insert into cluster.tier (id, name_en, name_th, description_en, level, requirement, is_active, is_special, created_at, updated_at)
      values ($1, $2, 'ทอง', 'fixture', $3, '{}', true, false, now(), now())`,
@@ -138,11 +140,12 @@ describe('GET /api/v1/customers', () => {
     expect(detailFields(response.body)).toEqual(['filter[status]', 'filter[tier]', 'include', 'sort']);
   });
 
-  it('includes the tier as {id, name, level} and the points', async () => {
-    const response = await get(`${BASE}?include=tier,points&search=Alice`);
-    expect(response.body.data).toEqual([
-      { ...aliceAsCustomer(), tier: { id: tier.id, name: tier.name_en, level: tier.level }, points: { balance: 120, lifetime_earned: null, lifetime_redeemed: null } },
-    ]);
+  it('includes the tier as {id, name, level}; the point totals only on a single customer', async () => {
+    const response = await get(`${BASE}?include=tier&search=Alice`);
+    expect(response.body.data).toEqual([{ ...aliceAsCustomer(), tier: { id: tier.id, name: tier.name_en, level: tier.level } }]);
+    const points = await get(`${BASE}?include=points`);
+    expect(points.status).toBe(400);
+    expect(detailFields(points.body)).toEqual(['include']);
   });
 
   it('lets every staff role and an API key read, and refuses a customer token', async () => {
@@ -161,7 +164,8 @@ describe('GET /api/v1/customers/{id}', () => {
     expect(plain.body).toEqual({ data: aliceAsCustomer() });
     const included = await get(`${BASE}/${alice.id}?include=points,tier`);
     expect(included.body.data.tier).toEqual({ id: tier.id, name: tier.name_en, level: tier.level });
-    expect(included.body.data.points).toEqual({ balance: 120, lifetime_earned: null, lifetime_redeemed: null });
+    expect(included.body.data.points).toEqual({ balance: 120, lifetime_earned: 150, lifetime_redeemed: 30 });
+    expect((await get(`${BASE}/${bob.id}?include=points`)).body.data.points).toEqual({ balance: 0, lifetime_earned: 0, lifetime_redeemed: 0 });
     expect((await get(`${BASE}/${alice.id}?include=rewards`)).status).toBe(400);
   });
 
@@ -186,9 +190,11 @@ describe('GET /api/v1/customers/{id}', () => {
 
 describe('GET /api/v1/customers/me', () => {
   it("answers the customer token's own customer, with include", async () => {
-    const response = await get(`${BASE}/me?include=tier`, alice.token);
+    const response = await get(`${BASE}/me?include=tier,points`, alice.token);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { ...aliceAsCustomer(), tier: { id: tier.id, name: tier.name_en, level: tier.level } } });
+    expect(response.body).toEqual({
+      data: { ...aliceAsCustomer(), tier: { id: tier.id, name: tier.name_en, level: tier.level }, points: { balance: 120, lifetime_earned: 150, lifetime_redeemed: 30 } },
+    });
     expect((await get(`${BASE}/me`, bob.token)).body.data).toMatchObject({ id: bob.id, name: 'Bob Brown', tier: null });
   });
 });

@@ -9,6 +9,10 @@ export const V1_CUSTOMER_OPERATIONS = {
     $createdTo: String, $sortBy: MemberSortBy, $sortOrder: MemberSortOrder) {
     members(page: $page, limit: $limit, search: $search, statusIn: $statusIn, createdFrom: $createdFrom, createdTo: $createdTo,
       sortBy: $sortBy, sortOrder: $sortOrder) { meta { page limit total totalPages } data { ${CUSTOMER_FIELDS} } } }`,
-  V1Customer: `query V1Customer($id: ID!) { member(id: $id) { ${CUSTOMER_FIELDS} } }`,
-  V1CurrentCustomer: `query V1CurrentCustomer { currentMember { ${CUSTOMER_FIELDS} } }`,
+  V1Customer: `query V1Customer($id: ID!, $includePoints: Boolean = false) { member(id: $id) { ${CUSTOMER_FIELDS} }
+    earned: pointBalance(memberId: $id, format: earn) @include(if: $includePoints) { pointAmount }
+    redeemed: pointBalance(memberId: $id, format: burn) @include(if: $includePoints) { pointAmount } }`,
+  V1CurrentCustomer: `query V1CurrentCustomer($includePoints: Boolean = false) { currentMember { ${CUSTOMER_FIELDS} }
+    earned: myPointBalance(format: earn) @include(if: $includePoints) { pointAmount }
+    redeemed: myPointBalance(format: burn) @include(if: $includePoints) { pointAmount } }`,
 };

@@ -1,5 +1,5 @@
 import { Route } from '../route';
-import { customerIncludes, customerListVariables, customerOf, MemberRecord } from '../v1/customers';
+import { customerIncludes, customerListVariables, customerOf, LIST_INCLUDES, MemberRecord } from '../v1/customers';
 import { V1_BASE } from '../v1/envelope';
 
 const BASE = `${V1_BASE}/customers`;
@@ -14,7 +14,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     pageCounts: true,
     notFound: 'CUSTOMER_NOT_FOUND',
     variables: ({ query }) => customerListVariables(query),
-    payload: ({ members }, { query }) => ({ ...members, data: members.data.map((member: MemberRecord) => customerOf(member, customerIncludes(query.include))) }),
+    payload: ({ members }, { query }) => ({ ...members, data: members.data.map((member: MemberRecord) => customerOf(member, customerIncludes(query.include, LIST_INCLUDES))) }),
   },
   {
     method: 'get',
@@ -23,8 +23,8 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     envelope: 'v1',
     customer: 'self',
     notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ query }) => (customerIncludes(query.include), {}),
-    payload: ({ currentMember }, { query }) => customerOf(currentMember, customerIncludes(query.include)),
+    variables: ({ query }) => ({ includePoints: customerIncludes(query.include).has('points') }),
+    payload: ({ currentMember, earned, redeemed }, { query }) => customerOf(currentMember, customerIncludes(query.include), { earned, redeemed }),
   },
   {
     method: 'get',
@@ -33,7 +33,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     envelope: 'v1',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params, query }) => (customerIncludes(query.include), { id: params.id }),
-    payload: ({ member }, { query }) => customerOf(member, customerIncludes(query.include)),
+    variables: ({ params, query }) => ({ id: params.id, includePoints: customerIncludes(query.include).has('points') }),
+    payload: ({ member, earned, redeemed }, { query }) => customerOf(member, customerIncludes(query.include), { earned, redeemed }),
   },
 ];

@@ -23,14 +23,16 @@ export interface MemberRecord {
 /** What `include` may ask for, and what this version of the surface serves. */
 const INCLUDES = ['points', 'tier', 'rewards', 'campaigns'] as const;
 const SERVED_INCLUDES = new Set(['points', 'tier']);
+/** A list includes the tier object only: the point totals are read per customer. */
+export const LIST_INCLUDES = new Set(['tier']);
 export type CustomerInclude = (typeof INCLUDES)[number];
 
-/** `include=points,tier`: 400 on `include` naming anything else (or what is not served yet). */
-export function customerIncludes(raw: unknown): Set<CustomerInclude> {
+/** `include=points,tier`: 400 on `include` naming anything else (or what is not served yet, or on lists). */
+export function customerIncludes(raw: unknown, served: ReadonlySet<string> = SERVED_INCLUDES): Set<CustomerInclude> {
   if (raw === undefined || raw === '') return new Set();
   const names = (Array.isArray(raw) ? raw.join(',') : String(raw)).split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = names.filter((name) => !SERVED_INCLUDES.has(name));
-  if (unknown.length > 0) throw validationError([{ field: 'include', message: `include takes ${[...SERVED_INCLUDES].join(', ')}; not ${unknown.join(', ')}` }]);
+  const unknown = names.filter((name) => !served.has(name));
+  if (unknown.length > 0) throw validationError([{ field: 'include', message: `include takes ${[...served].join(', ')}; not ${unknown.join(', ')}` }]);
   return new Set(names as CustomerInclude[]);
 }
 
@@ -69,13 +71,20 @@ export function customerListVariables(query: Record<string, unknown>): Record<st
   }
   if (filterOf(query, 'tier') !== undefined) errors.push({ field: 'filter[tier]', message: 'filter[tier] is not available yet' });
   try {
-    customerIncludes(query.include);
+    customerIncludes(query.include, LIST_INCLUDES);
   } catch (error) {
     errors.push(...((error as { fieldErrors: FieldError[] }).fieldErrors ?? []));
   }
   if (errors.length > 0) throw validationError(errors);
   return variables;
 }
+
+/** The point service's lifetime sums of a customer (`include=points`). */
+export interface PointTotals {
+  earned?: { pointAmount: number } | null;
+  redeemed?: { pointAmount: number } | null;
+}
+const wholePoints = (sum: { pointAmount: number } | null | undefined): number | null => (sum ? Math.floor(Number(sum.pointAmount)) : null);
 
 const dateOf = (timestamp: string | null): string | null => (timestamp ? timestamp.slice(0, 10) : null);
 const tierName = (tier: NonNullable<MemberRecord['tier']>): string | null => tier.name_en ?? tier.name_th ?? tier.name_cn;
@@ -85,7 +94,7 @@ const tierName = (tier: NonNullable<MemberRecord['tier']>): string | null => tie
  * and `language`: null until they gain them. `tier` is the tier's name, or `{id, name, level}` with
  * `include=tier`; `points` comes with `include=points`.
  */
-export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>): Record<string, unknown> {
+export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>, totals: PointTotals = {}): Record<string, unknown> {
   const balance = Math.floor(member.pointBalance ?? 0);
   const tier = member.tier ? (includes.has('tier') ? { id: member.tier.id, name: tierName(member.tier), level: member.tier.level } : tierName(member.tier)) : null;
   return {
@@ -100,7 +109,7 @@ export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>)
     tier,
     pointsBalance: balance,
     status: member.status === 'INACTIVE' ? 'inactive' : 'active',
-    ...(includes.has('points') ? { points: { balance, lifetimeEarned: null, lifetimeRedeemed: null } } : {}),
+    ...(includes.has('points') ? { points: { balance, lifetimeEarned: wholePoints(totals.earned), lifetimeRedeemed: wholePoints(totals.redeemed) } } : {}),
     chatapp: { openid: member.openId, unionid: member.unionId, nickname: member.nickName, avatar: member.avatarUrl },
     createdAt: member.createdAt,
     updatedAt: member.updatedAt,
