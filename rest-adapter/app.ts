@@ -13,7 +13,12 @@ import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { gatewayOverHttp } from '../core/gateway-link';
 import { OPERATIONS } from './operations';
-import { Access, defaultVariables, Route, RouteInput } from './route';
+import { Access, defaultVariables, isV1Route, Route, RouteInput } from './route';
+import { v1Access, v1ContextOf } from './v1/access';
+import { apiKeyCredential } from './v1/api-keys';
+import { fromV1 } from './v1/case';
+import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
+import { v1ErrorBody } from './v1/errors';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
@@ -50,13 +55,17 @@ export function createRestApp(options: RestAppOptions): Express {
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
   app.use('/files', ...serveFiles(storage.directory));
+  app.use(V1_BASE, apiKeyCredential(gateway));
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
-    const handlers = [
+    if (isV1Route(route) && (route.upload || route.public || route.authorize || !isV1Path(route.path))) {
+      throw new Error(`v1 route ${route.method.toUpperCase()} ${route.path} must live under ${V1_BASE} and declare scope and customer access only`);
+    }
+    const handlers = isV1Route(route) ? [v1Access(route), jsonBody] : [
       ...(route.public ? [] : [requireToken]),
       ...(route.authorize ? [authorize(route.authorize)] : []),
       jsonBody,
@@ -64,7 +73,7 @@ export function createRestApp(options: RestAppOptions): Express {
     ];
     app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway, storage));
   }
-  app.use((_req, res) => void res.status(404).json(errorBody(404, 'Not found')));
+  app.use((req, res) => void res.status(404).json(isV1Path(req.path) ? v1ErrorBody('NOT_FOUND', 'Not found') : errorBody(404, 'Not found')));
   app.use(errorHandler(logger));
   return app;
 }
@@ -73,10 +82,11 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
   const document = OPERATIONS[route.operation];
   if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
   const variables = new OperationVariables(apiSchema, parse(document));
+  const v1 = isV1Route(route) ? v1ContextOf(route) : undefined;
   return async (req, res, next) => {
     let succeeded = false;
     try {
-      const input: RouteInput = {
+      const given: RouteInput = {
         params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
         body: req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {},
@@ -84,6 +94,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
         headers: req.headers,
         uploads: res.locals.uploads ?? {},
       };
+      const input = v1 ? v1Input(given, route) : given;
       const { values, errors } = variables.coerce((route.variables ?? defaultVariables)(input));
       if (errors.length > 0) throw validationError(errors);
       const result = await gateway({ query: document, variables: values }, { authorization: req.headers.authorization, requestId: res.locals.requestId });
@@ -93,12 +104,14 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
         const error = errorFromGraphql(first);
         const retryAfter = retryAfterOf(first);
         if (retryAfter) res.set('Retry-After', retryAfter);
+        if (v1) return answerV1Failure(res, v1, error.statusCode, error.data.message, error.data.errors);
         return void res.status(error.statusCode).json(error);
       }
       succeeded = true;
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
+      if (v1) return void res.status(status).json(route.envelope === 'v1List' ? v1ListBody(payload as never, route.pageCounts ?? false) : v1Body(payload));
       if (route.envelope === 'empty') return void res.status(status).end();
       const message = typeof route.message === 'function' ? route.message(result.data) : route.message;
       res.status(status).json(successBody(route.envelope, status, payload, message ?? 'Success'));
@@ -110,6 +123,16 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
   };
 }
 
+/**
+ * A v1 request as the operation reads it: query and body keys in camelCase (`date_from` → `dateFrom`,
+ * nested too), and a v1 list's page size 20 unless given (contract section 1).
+ */
+function v1Input(input: RouteInput, route: Route): RouteInput {
+  const query = fromV1(input.query) as Record<string, unknown>;
+  if (route.envelope === 'v1List' && query.limit === undefined) query.limit = '20';
+  return { ...input, query, body: fromV1(input.body) as Record<string, unknown> };
+}
+
 const jsonBody = express.json({ limit: '1mb' });
 
 /** Per-caller rate limits: past the limit, 429 with Retry-After in the service envelope. */
@@ -117,6 +140,7 @@ function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens): RequestHan
   return async (req, res, next) => {
     try {
       if (await limitRequest(limiter, tokens, req, res)) return next();
+      if (isV1Path(req.path)) return void res.status(429).json(v1ErrorBody('RATE_LIMITED', 'Too many requests: rate limit exceeded'));
       res.status(429).json(errorBody(429, 'Too many requests: rate limit exceeded'));
     } catch (error) {
       next(error);
@@ -155,6 +179,18 @@ function requestContext(logger: Logger): RequestHandler {
 
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
+    const v1: V1FailureContext | undefined = res.locals.v1;
+    if (v1) {
+      if (error instanceof AppError) {
+        const status = STATUS_BY_CODE[error.code];
+        if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);
+        return answerV1Failure(res, v1, status, error.message, error.fieldErrors);
+      }
+      if (error?.type === 'entity.parse.failed') return answerV1Failure(res, v1, 400, 'Malformed JSON body', [{ field: 'body', message: 'body is not valid JSON' }]);
+      const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+      if (status === 500) logger.error({ err: error, reqId: res.locals.requestId }, 'unexpected error');
+      return answerV1Failure(res, v1, status, status === 500 ? 'Internal server error' : error.expose ? error.message : 'Bad request');
+    }
     if (error instanceof AppError) {
       const status = STATUS_BY_CODE[error.code];
       if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);

@@ -9,7 +9,9 @@ import { ErrorCode, FieldError, STATUS_BY_CODE } from '../core/errors';
  * - `dataWithMessage`: `{statusCode, data: payload, message}` (message beside data)
  * - `empty`: no body (204)
  */
-export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty';
+export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty' | V1Envelope;
+/** The version-1 surface's envelopes (rest-adapter/v1/envelope.ts): `{data}` and `{data: [...], pagination}`. */
+export type V1Envelope = 'v1' | 'v1List';
 
 export function successBody(envelope: Envelope, statusCode: number, payload: unknown, message: string): unknown {
   switch (envelope) {
@@ -23,6 +25,9 @@ export function successBody(envelope: Envelope, statusCode: number, payload: unk
       return { statusCode, data: payload, message };
     case 'empty':
       return undefined;
+    case 'v1':
+    case 'v1List':
+      throw new Error('v1 routes answer through rest-adapter/v1/envelope.ts');
   }
 }
 

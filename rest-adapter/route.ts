@@ -3,6 +3,7 @@ import { IncomingHttpHeaders } from 'node:http';
 import { Principal } from '../core/auth/principal';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
+import { V1Scope } from './v1/scopes';
 
 /** What a route's variable builder sees of the request. */
 export interface RouteInput {
@@ -60,4 +61,19 @@ export interface Route {
   authorize?: Access;
   /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads). */
   public?: boolean;
+
+  // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
+  /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given. */
+  scope?: V1Scope;
+  /**
+   * Whether customer (member) tokens may call a v1 route: `self` when the operation acts on the caller,
+   * or the path parameter that must be the caller's own id. Without it a customer token is refused 403.
+   */
+  customer?: 'self' | { param: string };
+  /** The v1 `_NOT_FOUND` code of the route's thing (`CUSTOMER_NOT_FOUND`); also for a path id that is no id at all. */
+  notFound?: string;
+  /** A v1 list whose pagination also carries `total_pages`, `has_next`, `has_prev` (customer lists). */
+  pageCounts?: boolean;
 }
+
+export const isV1Route = (route: Route): boolean => route.envelope === 'v1' || route.envelope === 'v1List';

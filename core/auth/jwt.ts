@@ -13,6 +13,8 @@ interface AccessClaims {
   typ: PrincipalKind;
   role: string;
   perms: string[];
+  /** The granted v1 scopes, when the credential has its own (API keys). */
+  scp?: string[];
 }
 
 /**
@@ -30,7 +32,7 @@ export class AccessTokens {
   }
 
   sign(principal: Principal, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-    const claims: AccessClaims = { typ: principal.kind, role: principal.role, perms: principal.permissions };
+    const claims: AccessClaims = { typ: principal.kind, role: principal.role, perms: principal.permissions, ...(principal.scopes ? { scp: principal.scopes } : {}) };
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(principal.id)
@@ -59,7 +61,7 @@ export class AccessTokens {
         audience: ACCESS_TOKEN_AUDIENCE,
       });
       if (!payload.sub || !payload.typ || !payload.exp) return undefined;
-      const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? []);
+      const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? [], Array.isArray(payload.scp) ? payload.scp : undefined);
       if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { principal, expiresAt: payload.exp * 1000 });
       return principal;

@@ -7,6 +7,8 @@ export class Principal {
     readonly id: string,
     readonly role: string,
     readonly permissions: string[],
+    /** The v1 scopes the credential was granted (API keys); undefined when its kind and role decide them. */
+    readonly scopes?: string[],
   ) {}
 
   can(permission: string): boolean {

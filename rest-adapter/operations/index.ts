@@ -4,6 +4,7 @@ import { NOTIFICATION_OPERATIONS } from './notification';
 import { MAIL_TEMPLATE_OPERATIONS } from './notification-mail-templates';
 import { POINT_OPERATIONS } from './point';
 import { REWARD_OPERATIONS } from './reward';
+import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -13,4 +14,5 @@ export const OPERATIONS: Record<string, string> = {
   ...REWARD_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...MAIL_TEMPLATE_OPERATIONS,
+  ...V1_CUSTOMER_OPERATIONS,
 };

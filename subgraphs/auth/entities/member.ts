@@ -33,7 +33,7 @@ export class Member {
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => String, { nullable: true }) @Property({ nullable: true, unique: true }) openId: string | null = null;
-  @Property({ nullable: true }) unionId: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ nullable: true }) unionId: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) nickName: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) avatarUrl: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) name: string | null = null;

@@ -8,7 +8,7 @@ import { Role } from './role';
 @ObjectType()
 @Entity({ tableName: 'service_api_key' })
 export class ServiceApiKey {
-  [OptionalProps]?: 'expiresAt' | 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'roleId';
+  [OptionalProps]?: 'expiresAt' | 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'roleId' | 'scopes';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property() name: string;
@@ -16,6 +16,9 @@ export class ServiceApiKey {
   @Field({ description: 'The first characters of the key, to recognise it' }) @Property() prefix: string;
   @Property({ unique: true, hidden: true }) keyHash: string;
   @Field(() => ID, { description: 'The staff member who created the key' }) @Property({ type: 'uuid' }) createdById: string;
+  @Field(() => [String], { description: 'The v1 scopes the key grants (read, write, admin, analytics), within its role' })
+  @Property({ type: 'text[]' })
+  scopes: string[] = ['read'];
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) expiresAt: Date | null = null;
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) revokedAt: Date | null = null;
   @Field(() => Date, { nullable: true, description: 'When the key was last exchanged for an access token (to the minute)' })

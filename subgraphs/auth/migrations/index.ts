@@ -8,6 +8,7 @@ import { Migration20261122SegmentPermissions } from './migration-20261122-segmen
 import { Migration20261123SessionsKeys } from './migration-20261123-sessions-keys';
 import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124AuthLargeMembers } from './migration-20261124-large-members';
+import { Migration20261125ApiKeyScopes } from './migration-20261125-api-key-scopes';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -21,4 +22,5 @@ export const authMigrations = {
   Migration20261123SessionsKeys,
   Migration20261123AuthOutboxChain,
   Migration20261124AuthLargeMembers,
+  Migration20261125ApiKeyScopes,
 };

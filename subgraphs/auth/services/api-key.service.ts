@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
 import { grantsAll, Principal } from '../../../core/auth/principal';
+import { DEFAULT_KEY_SCOPES } from '../../../core/auth/scopes';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
 import { forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
@@ -39,9 +40,10 @@ export class ApiKeyService {
       keyHash: hashToken(apiKey),
       createdById: staff.id,
       expiresAt: input.expiredIn ? new Date(Date.now() + input.expiredIn) : null,
+      scopes: input.scopes ? [...new Set(input.scopes)] : DEFAULT_KEY_SCOPES,
     });
     await this.em.flush();
-    return { id: key.id, name: key.name, apiKey, roleId: role.id, expiresAt: key.expiresAt, createdAt: key.createdAt };
+    return { id: key.id, name: key.name, apiKey, roleId: role.id, scopes: key.scopes, expiresAt: key.expiresAt, createdAt: key.createdAt };
   }
 
   listCreatedBy(creator: Principal, args: PageArgs): Promise<Page<ServiceApiKey>> {
@@ -70,7 +72,7 @@ export class ApiKeyService {
       { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - LAST_USE_PRECISION_MS) } }] },
       { lastUsedAt: now },
     );
-    const principal = new Principal('service', key.id, key.role.key, key.role.permissions);
+    const principal = new Principal('service', key.id, key.role.key, key.role.permissions, key.scopes);
     return { accessToken: await this.deps.tokens.sign(principal, ACCESS_TOKEN_TTL_SECONDS), expiresIn: ACCESS_TOKEN_TTL_SECONDS };
   }
 

@@ -66,8 +66,13 @@ export class MemberService {
     const where: Record<string, unknown> = { deletedAt: null };
     if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
     if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber'], args.search));
-    const total = args.birthdayFrom || args.search ? await this.em.count(Member, where) : await tallyTotal(this.em, 'auth', 'live_members');
-    return findPage(this.em, Member, where, { createdAt: 'desc', id: 'asc' }, args, total);
+    if (args.statusIn) where.status = { $in: args.statusIn };
+    const created = createdRange(args.createdFrom, args.createdTo);
+    if (created) where.createdAt = created;
+    const filtered = args.birthdayFrom || args.search || args.statusIn || created;
+    const total = filtered ? await this.em.count(Member, where) : await tallyTotal(this.em, 'auth', 'live_members');
+    const orderBy = { [args.sortBy ?? 'createdAt']: args.sortOrder ?? 'desc', ...(args.sortBy === 'createdAt' ? {} : { createdAt: 'desc' as const }), id: 'asc' as const };
+    return findPage(this.em, Member, where, orderBy, args, total);
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {
@@ -145,4 +150,14 @@ function applyProfile(member: Member, input: MemberProfileInput | CreateMemberDi
 
 function withoutEmpty<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
+}
+
+/** The `createdAt` bounds of a member list: a bare date as `to` covers its whole day (UTC). */
+function createdRange(from?: string, to?: string): { $gte?: Date; $lte?: Date } | undefined {
+  if (!from && !to) return undefined;
+  const dayOnly = /^\d{4}-\d{2}-\d{2}$/;
+  return {
+    ...(from ? { $gte: new Date(from) } : {}),
+    ...(to ? { $lte: dayOnly.test(to) ? new Date(new Date(`${to}T00:00:00.000Z`).getTime() + 86_400_000 - 1) : new Date(to) } : {}),
+  };
 }

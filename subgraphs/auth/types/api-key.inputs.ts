@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { API_SCOPES } from '../../../core/auth/scopes';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 
@@ -12,6 +13,14 @@ export class GenerateApiKeyInput {
   @Min(1000)
   @Max(10 * 365 * 24 * 3600 * 1000)
   expiredIn?: number;
+
+  @Field(() => [String], { nullable: true, description: 'v1 scopes: some of read, write, admin, analytics (default read); the role still bounds them' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(API_SCOPES.length)
+  @IsIn(API_SCOPES, { each: true })
+  scopes?: string[];
 }
 
 @ArgsType()
@@ -25,6 +34,7 @@ export class CreatedApiKey {
   @Field() name: string;
   @Field({ description: 'The key itself: shown only in this response' }) apiKey: string;
   @Field(() => ID) roleId: string;
+  @Field(() => [String]) scopes: string[];
   @Field(() => Date, { nullable: true }) expiresAt: Date | null;
   @Field() createdAt: Date;
 }

@@ -1,7 +1,13 @@
 import { ArrayMaxSize, IsArray, IsEnum, IsIn, IsInt, IsISO8601, IsLatitude, IsLongitude, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int } from 'type-graphql';
+import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { PageArgs } from '../../../core/pagination';
 import { Gender, MemberStatus } from '../entities/member';
+
+export const MemberSortBy = graphqlEnum('MemberSortBy', ['createdAt', 'updatedAt', 'name']);
+export type MemberSortBy = EnumValue<typeof MemberSortBy>;
+export const MemberSortOrder = graphqlEnum('MemberSortOrder', ['asc', 'desc']);
+export type MemberSortOrder = EnumValue<typeof MemberSortOrder>;
 
 @InputType()
 export class AddressInput {
@@ -72,6 +78,26 @@ export class MemberListArgs extends PageArgs {
   @IsString()
   @MaxLength(256)
   search?: string;
+
+  @Field(() => [MemberStatus], { nullable: true, description: 'Only members in one of these statuses' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(4)
+  @IsEnum(MemberStatus, { each: true })
+  statusIn?: MemberStatus[];
+
+  @Field(() => String, { nullable: true, description: 'Members created at or after this ISO 8601 instant (a date is its midnight UTC)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdFrom?: string;
+
+  @Field(() => String, { nullable: true, description: 'Members created at or before this ISO 8601 instant (a date covers its whole day, UTC)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  createdTo?: string;
+
+  @Field(() => MemberSortBy, { defaultValue: MemberSortBy.createdAt }) @IsEnum(MemberSortBy) sortBy: MemberSortBy = MemberSortBy.createdAt;
+  @Field(() => MemberSortOrder, { defaultValue: MemberSortOrder.desc }) @IsEnum(MemberSortOrder) sortOrder: MemberSortOrder = MemberSortOrder.desc;
 }
 
 @ArgsType()
