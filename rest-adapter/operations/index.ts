@@ -5,6 +5,7 @@ import { MAIL_TEMPLATE_OPERATIONS } from './notification-mail-templates';
 import { POINT_OPERATIONS } from './point';
 import { REWARD_OPERATIONS } from './reward';
 import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
+import { V1_LOYALTY_OPERATIONS } from './v1-loyalty';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -15,4 +16,5 @@ export const OPERATIONS: Record<string, string> = {
   ...NOTIFICATION_OPERATIONS,
   ...MAIL_TEMPLATE_OPERATIONS,
   ...V1_CUSTOMER_OPERATIONS,
+  ...V1_LOYALTY_OPERATIONS,
 };

@@ -6,7 +6,7 @@ import { PointContext } from '../context';
 import { POINT } from '../contract';
 import { PointTransaction } from '../entities/point-transaction';
 import { MemberReference } from '../types/member.type';
-import { BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, IdempotencyArgs, MemberBalanceArgs, PointBalance, PointMovementInput } from '../types/point.types';
+import { BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, IdempotencyArgs, MemberArgs, MemberBalanceArgs, MemberHistoryArgs, PointBalance, PointExpiration, PointMovementInput } from '../types/point.types';
 
 const PointTransactionPage = PageType(PointTransaction, 'PointTransaction');
 
@@ -46,6 +46,18 @@ export class PointResolver {
   @Query(() => PointTransactionPage, { description: "The caller's own ledger" })
   myPointHistory(@Args() args: HistoryArgs, @Caller() member: Principal, @Ctx() ctx: PointContext) {
     return ctx.services.points.history({ ...args, memberIds: [member.id] });
+  }
+
+  @Authorized(Access.selfBy('memberId'), POINT.permissions.read)
+  @Query(() => PointTransactionPage, { description: "One member's ledger, newest first (a member reads its own)" })
+  memberPointHistory(@Args() { memberId, ...args }: MemberHistoryArgs, @Ctx() ctx: PointContext) {
+    return ctx.services.points.history({ ...args, memberIds: [memberId] });
+  }
+
+  @Authorized(Access.selfBy('memberId'), POINT.permissions.read)
+  @Query(() => PointExpiration, { nullable: true, description: "A member's next points to expire; null when none will (a member reads its own)" })
+  nextPointExpiration(@Args() { memberId }: MemberArgs, @Ctx() ctx: PointContext): Promise<PointExpiration | null> {
+    return ctx.services.points.nextExpiration(memberId);
   }
 
   @Authorized(Access.member, POINT.permissions.read)

@@ -3,7 +3,7 @@ import { Principal } from '../../../core/auth/principal';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
 import { PointTransaction } from '../entities/point-transaction';
-import { BalanceFormat, BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, PointBalance, PointMovementInput } from '../types/point.types';
+import { BalanceFormat, BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, PointBalance, PointExpiration, PointMovementInput } from '../types/point.types';
 import { onceForKey } from './idempotency';
 import { LedgerService, PointMovement } from './ledger.service';
 
@@ -83,6 +83,21 @@ export class PointService {
     if (!args.memberIds?.length) return tallyTotal(this.em, 'point', 'entries');
     const [row] = await this.em.execute(`select coalesce(sum(entry_count), 0)::text as n from point.point_balance where member_id in (?)`, [args.memberIds]);
     return Number(row.n);
+  }
+
+  /**
+   * The next points to expire: the earliest expiry still ahead among the member's lots with points
+   * left, and the points left in the lots expiring then; null when nothing is due to expire.
+   */
+  async nextExpiration(memberId: string): Promise<PointExpiration | null> {
+    const [row]: Array<{ points: string; expires_at: Date }> = await this.em.execute(
+      `select sum(remaining)::text as points, expires_at
+         from point.point_lot
+        where member_id = ? and remaining > 0 and expires_at > now()
+        group by expires_at order by expires_at limit 1`,
+      [memberId],
+    );
+    return row ? { memberId, points: row.points, expiresAt: new Date(row.expires_at) } : null;
   }
 
   /** Per UTC day: points earned, spent and expired, and the net change; for one member or for all. */

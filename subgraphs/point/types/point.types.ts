@@ -72,3 +72,23 @@ export class DailySummaryItem {
   @Field(() => Float) expired: string;
   @Field(() => Float) netChange: string;
 }
+
+@ObjectType({ description: "The next points of a member's to expire: how many, and when" })
+export class PointExpiration {
+  @Field(() => ID) memberId: string;
+  @Field(() => Float, { description: 'The points left in the lots that expire at expiresAt' }) points: string;
+  @Field({ description: 'The earliest expiry still ahead among the lots with points left' }) expiresAt: Date;
+}
+
+@ArgsType()
+export class MemberArgs {
+  @Field(() => ID) @IsUUID() memberId: string;
+}
+
+@ArgsType()
+export class MemberHistoryArgs extends PageArgs {
+  @Field(() => ID) @IsUUID() memberId: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsISO8601() startDate?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @IsISO8601() endDate?: string;
+  @Field(() => PointActionType, { nullable: true }) @IsOptional() @IsEnum(PointActionType) actionType?: PointActionType;
+}
