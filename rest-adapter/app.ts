@@ -62,8 +62,8 @@ export function createRestApp(options: RestAppOptions): Express {
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
-    if (isV1Route(route) && (route.upload || route.public || route.authorize || !isV1Path(route.path))) {
-      throw new Error(`v1 route ${route.method.toUpperCase()} ${route.path} must live under ${V1_BASE} and declare scope and customer access only`);
+    if (isV1Route(route) && (route.upload || route.authorize || !isV1Path(route.path))) {
+      throw new Error(`v1 route ${route.method.toUpperCase()} ${route.path} must live under ${V1_BASE} and declare scope, customer access or public only`);
     }
     const handlers = isV1Route(route) ? [v1Access(route), jsonBody] : [
       ...(route.public ? [] : [requireToken]),

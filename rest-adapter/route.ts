@@ -59,7 +59,7 @@ export interface Route {
    * and before any file is stored. Required with `upload` (unless public).
    */
   authorize?: Access;
-  /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads). */
+  /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads); v1 routes too. */
   public?: boolean;
 
   // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
@@ -74,6 +74,11 @@ export interface Route {
   notFound?: string;
   /** A v1 list whose pagination also carries `total_pages`, `has_next`, `has_prev` (customer lists). */
   pageCounts?: boolean;
+  /**
+   * The v1 error code of the route's own 401 (`INVALID_CODE` of a refused login code), answered as
+   * `{error: {code, message}}`; without it a v1 401 is the OAuth `invalid_token` form.
+   */
+  unauthenticated?: string;
 }
 
 export const isV1Route = (route: Route): boolean => route.envelope === 'v1' || route.envelope === 'v1List';

@@ -6,6 +6,7 @@ import { POINT_OPERATIONS } from './point';
 import { REWARD_OPERATIONS } from './reward';
 import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
 import { V1_LOYALTY_OPERATIONS } from './v1-loyalty';
+import { V1_AUTH_OPERATIONS } from './v1-auth';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -17,4 +18,5 @@ export const OPERATIONS: Record<string, string> = {
   ...MAIL_TEMPLATE_OPERATIONS,
   ...V1_CUSTOMER_OPERATIONS,
   ...V1_LOYALTY_OPERATIONS,
+  ...V1_AUTH_OPERATIONS,
 };

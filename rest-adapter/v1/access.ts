@@ -10,6 +10,7 @@ export function v1ContextOf(route: Route): V1FailureContext {
   return {
     scope: route.scope ?? defaultScope(route.method),
     notFound: route.notFound,
+    unauthenticated: route.unauthenticated,
     params: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
   };
 }
@@ -18,11 +19,13 @@ export function v1ContextOf(route: Route): V1FailureContext {
  * The access check of every v1 route, from its declaration, before the body is read: a credential
  * (401 `invalid_token` otherwise), a customer token only where the route lets customers in and only on
  * their own id, and the route's scope (403 `insufficient_scope` otherwise). The subgraphs check again.
+ * A public route (chat-app login) takes any caller.
  */
 export function v1Access(route: Route): RequestHandler {
   const context = v1ContextOf(route);
   return (req, res, next) => {
     res.locals.v1 = context;
+    if (route.public) return next();
     const principal: Principal | undefined = res.locals.principal;
     if (!principal) return answerInvalidToken(res);
     if (principal.kind === 'member' && !customerMayCall(route, req.params as Record<string, string>, principal)) {

@@ -1,7 +1,7 @@
 import { Response } from 'express';
 import { FieldError } from '../../core/errors';
 import { toV1 } from './case';
-import { answerInsufficientScope, answerInvalidToken, v1ErrorOf } from './errors';
+import { answerInsufficientScope, answerInvalidToken, v1ErrorBody, v1ErrorOf } from './errors';
 import { V1Scope } from './scopes';
 
 /** The v1 surface's base path. */
@@ -33,10 +33,16 @@ export interface V1FailureContext {
   notFound?: string;
   /** The route's path parameters: a request refused only on them names no existing thing (404). */
   params: string[];
+  /** The route's own 401 code (`INVALID_CODE`), instead of the OAuth form. */
+  unauthenticated?: string;
 }
 
-/** Answers a failed v1 request: 401/403 in the OAuth form, the rest as `{error: {code, message, details?}}`. */
+/**
+ * Answers a failed v1 request: 401/403 in the OAuth form (a 401 with the route's own code where it
+ * declares one), the rest as `{error: {code, message, details?}}`.
+ */
 export function answerV1Failure(res: Response, context: V1FailureContext, status: number, message: string, fieldErrors?: FieldError[]): void {
+  if (status === 401 && context.unauthenticated) return void res.status(401).json(v1ErrorBody(context.unauthenticated, message));
   if (status === 401) return answerInvalidToken(res);
   if (status === 403) return answerInsufficientScope(res, context.scope, message);
   const onlyPathParams = status === 400 && !!fieldErrors?.length && fieldErrors.every((error) => context.params.includes(error.field));

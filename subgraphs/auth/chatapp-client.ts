@@ -1,4 +1,4 @@
-import { AppError, unauthenticated } from '../../core/errors';
+import { AppError, unauthenticated, validationError } from '../../core/errors';
 
 export interface ChatappSession {
   openId: string;
@@ -14,6 +14,11 @@ export interface ChatappSettings {
 /** Client of the WeChat-compatible identity provider: exchanges a login code for the user's openid. */
 export class ChatappClient {
   constructor(private readonly settings: ChatappSettings) {}
+
+  /** A login code names the app it was issued for: a code of another app is refused (400 on `appId`). */
+  checkAppId(appId: string | undefined): void {
+    if (appId !== undefined && appId !== this.settings.appId) throw validationError([{ field: 'appId', message: 'appId is not this platform\'s chat-app app id' }]);
+  }
 
   async exchangeCode(code: string): Promise<ChatappSession> {
     const { apiUrl, appId, appSecret } = this.settings;

@@ -26,8 +26,9 @@ export class MemberService {
     private readonly deps: AuthDeps,
   ) {}
 
-  /** Logs a member in with a chat-app login code, creating the member on first login. */
-  async chatappLogin(code: string): Promise<MemberLogin> {
+  /** Logs a member in with a chat-app login code (issued for our app id, when one is named), creating the member on first login. */
+  async chatappLogin(code: string, appId?: string): Promise<MemberLogin> {
+    this.deps.chatapp.checkAppId(appId);
     const identity = await this.deps.chatapp.exchangeCode(code);
     let status: MemberLoginStatus = MemberLoginStatus.EXISTING;
     let member = await this.em.findOne(Member, { openId: identity.openId });
@@ -45,7 +46,7 @@ export class MemberService {
     }
     if (member.deletedAt || member.status === MemberStatus.INACTIVE) throw unauthenticated('Member account is not active');
     const tokens = await new SessionService(this.em, this.deps).issue(memberPrincipal(member));
-    return { status, ...tokens };
+    return { status, ...tokens, member };
   }
 
   async get(id: string): Promise<Member> {

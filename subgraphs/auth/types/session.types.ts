@@ -1,6 +1,7 @@
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
+import { Member } from '../entities/member';
 
 @ObjectType()
 export class TokenPair {
@@ -24,11 +25,17 @@ export type MemberLoginStatus = EnumValue<typeof MemberLoginStatus>;
 @ObjectType()
 export class MemberLogin extends TokenPair {
   @Field(() => MemberLoginStatus) status: MemberLoginStatus;
+  @Field(() => Member, { description: 'The member logged in' }) member: Member;
 }
 
 @ArgsType()
 export class ChatappLoginArgs {
   @Field() @IsString() @MinLength(1) @MaxLength(512) code: string;
+  @Field(() => String, { nullable: true, description: 'The chat-app app id the code was issued for; when given, it must be ours' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  appId?: string;
 }
 
 @ObjectType()

@@ -1,0 +1,17 @@
+import { Route } from '../route';
+import { chatappLoginOf, MemberLoginRecord } from '../v1/auth';
+import { V1_BASE } from '../v1/envelope';
+
+/** Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. */
+export const V1_AUTH_ROUTES: Route[] = [
+  {
+    method: 'post',
+    path: `${V1_BASE}/auth/chatapp/login`,
+    operation: 'V1ChatappLogin',
+    envelope: 'v1',
+    public: true,
+    unauthenticated: 'INVALID_CODE',
+    variables: ({ body }) => ({ code: body.code, appId: body.appId }),
+    payload: ({ chatappLogin }) => chatappLoginOf(chatappLogin as MemberLoginRecord),
+  },
+];
