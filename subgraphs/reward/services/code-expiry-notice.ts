@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { inBatches } from '../../../core/db/batches';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { REWARD, RewardCodeExpiring } from '../contract';
 import { RewardCode } from '../entities/reward-code';
@@ -46,10 +47,5 @@ export async function noticeExpiringBatch(em: EntityManager, horizonDays: number
 
 /** Announces every code due, batch after batch, each batch committed on its own; returns how many. */
 export async function noticeExpiringCodes(orm: MikroORM<PostgreSqlDriver>, horizonDays: number, batchSize = CODES_PER_BATCH): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const noticed = await orm.em.fork().transactional((em) => noticeExpiringBatch(em, horizonDays, batchSize));
-    total += noticed;
-    if (noticed < batchSize) return total;
-  }
+  return inBatches(orm, batchSize, (em) => noticeExpiringBatch(em, horizonDays, batchSize));
 }
