@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
-import { AppError, forbidden, STATUS_BY_CODE, validationError } from '../core/errors';
+import { AppError, FieldError, forbidden, STATUS_BY_CODE, validationError } from '../core/errors';
 import { OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
@@ -177,33 +177,33 @@ function requestContext(logger: Logger): RequestHandler {
   };
 }
 
+/** What a failed request answers, whatever the surface: the status, message and field errors. */
+interface Failure {
+  status: number;
+  message: string;
+  fieldErrors?: FieldError[];
+  error?: AppError;
+}
+
+/** Classifies an error thrown while serving a request; logs what the client did not cause. */
+function failureOf(error: any, logger: Logger, requestId: string): Failure {
+  if (error instanceof AppError) {
+    const status = STATUS_BY_CODE[error.code];
+    if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: requestId }, error.message);
+    return { status, message: error.message, fieldErrors: error.fieldErrors, error };
+  }
+  if (error?.type === 'entity.parse.failed') return { status: 400, message: 'Malformed JSON body', fieldErrors: [{ field: 'body', message: 'body is not valid JSON' }] };
+  const status = typeof error?.status === 'number' ? error.status : undefined;
+  if (status && status >= 400 && status < 500) return { status, message: error.expose ? error.message : 'Bad request' };
+  logger.error({ err: error, reqId: requestId }, 'unexpected error');
+  return { status: 500, message: 'Internal server error' };
+}
+
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
+    const { status, message, fieldErrors, error: appError } = failureOf(error, logger, res.locals.requestId);
     const v1: V1FailureContext | undefined = res.locals.v1;
-    if (v1) {
-      if (error instanceof AppError) {
-        const status = STATUS_BY_CODE[error.code];
-        if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);
-        return answerV1Failure(res, v1, status, error.message, error.fieldErrors);
-      }
-      if (error?.type === 'entity.parse.failed') return answerV1Failure(res, v1, 400, 'Malformed JSON body', [{ field: 'body', message: 'body is not valid JSON' }]);
-      const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
-      if (status === 500) logger.error({ err: error, reqId: res.locals.requestId }, 'unexpected error');
-      return answerV1Failure(res, v1, status, status === 500 ? 'Internal server error' : error.expose ? error.message : 'Bad request');
-    }
-    if (error instanceof AppError) {
-      const status = STATUS_BY_CODE[error.code];
-      if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: res.locals.requestId }, error.message);
-      return void res.status(status).json(errorBody(status, error.message, error.fieldErrors, error.payload, error.errorName));
-    }
-    if (error?.type === 'entity.parse.failed') {
-      return void res.status(400).json(errorBody(400, 'Malformed JSON body', [{ field: 'body', message: 'body is not valid JSON' }]));
-    }
-    const status = typeof error?.status === 'number' ? error.status : undefined;
-    if (status && status >= 400 && status < 500) {
-      return void res.status(status).json(errorBody(status, error.expose ? error.message : 'Bad request'));
-    }
-    logger.error({ err: error, reqId: res.locals.requestId }, 'unexpected error');
-    res.status(500).json(errorBody(500, 'Internal server error'));
+    if (v1) return answerV1Failure(res, v1, status, message, fieldErrors);
+    res.status(status).json(errorBody(status, message, fieldErrors, appError?.payload, appError?.errorName));
   };
 }
