@@ -65,12 +65,6 @@ export function transactionOf(purchase: PurchaseRecord): Record<string, unknown>
 
 export const interactionOf = (interaction: InteractionRecord): Record<string, unknown> => ({ ...interaction, pointsEarned: whole(interaction.pointsEarned) });
 
-function checkDates(query: Record<string, unknown>, errors: FieldError[]): void {
-  for (const [field, value] of [['date_from', query.dateFrom], ['date_to', query.dateTo]] as const) {
-    if (value !== undefined && (typeof value !== 'string' || !isISO8601(value, { strict: true }))) errors.push({ field, message: `${field} is an ISO 8601 date or timestamp` });
-  }
-}
-
 /**
  * The purchases query's variables from a v1 list request (query keys already camelCase): `customer_id`,
  * `status`, `store_id`, `date_from`/`date_to` (when the purchase happened), `page`, `limit`. Every bad
@@ -87,16 +81,15 @@ export function transactionListVariables(query: Record<string, unknown>): Record
     if (typeof query.status === 'string' && STATUSES[query.status]) variables.status = STATUSES[query.status];
     else errors.push({ field: 'status', message: `status is one of ${Object.keys(STATUSES).join(', ')}` });
   }
-  checkDates(query, errors);
+  for (const [field, value] of [['date_from', query.dateFrom], ['date_to', query.dateTo]] as const) {
+    if (value !== undefined && (typeof value !== 'string' || !isISO8601(value, { strict: true }))) errors.push({ field, message: `${field} is an ISO 8601 date or timestamp` });
+  }
   if (errors.length > 0) throw validationError(errors);
   return variables;
 }
 
-/** The interactions query's variables: the path's customer, `type`, `date_from`, `date_to`, `page`, `limit`. */
+/** The interactions query's variables: the path's customer, `type`, `date_from`, `date_to`, `page`, `limit` (checked by the subgraph). */
 export function interactionVariables(params: Record<string, string>, query: Record<string, unknown>): Record<string, unknown> {
   if (!isUUID(params.id)) throw validationError([{ field: 'id', message: 'id is a customer id' }]);
-  const errors: FieldError[] = [];
-  checkDates(query, errors);
-  if (errors.length > 0) throw validationError(errors);
   return { id: params.id, page: query.page, limit: query.limit, type: query.type, dateFrom: query.dateFrom, dateTo: query.dateTo };
 }

@@ -56,7 +56,7 @@ export class PurchaseService {
       if (inserted.length === 0) return this.earlier(em, { storeId, externalId: externalId!, memberId: input.customerId, amount });
       const rule = await this.ruleFor(em, storeId);
       const [priced]: Array<{ points: string; fits: boolean }> = await em.execute(
-        `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric) as points) product`,
+        `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric)::numeric(20, 2) as points) product`,
         [MAX_POINTS, amount, rule?.conversion_rate ?? '0'],
       );
       if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
@@ -98,14 +98,14 @@ export class PurchaseService {
                 (refunded_amount + refund)::text as refunded, refunded_amount + refund = amount as "full",
                 (case when refunded_amount + refund >= amount then points_earned
                       else trunc(points_earned * (refunded_amount + refund) / amount) end
-                 - points_reversed - points_unrecovered)::text as owed
+                 - points_reversed - points_unrecovered)::numeric(20, 2)::text as owed
            from given`,
         [input.amount == null ? null : input.amount.toFixed(2), id],
       );
       if (!step.fits) throw conflict(`amount exceeds the ${step.remaining} not yet refunded`, 'amount');
       await this.ledger.expireDue(em, purchase.memberId);
       const [taking]: Array<{ taken: string; unrecovered: string }> = await em.execute(
-        `select least(?::numeric, point_amount)::text as taken, greatest(?::numeric - point_amount, 0)::text as unrecovered
+        `select least(?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
            from point.point_balance where member_id = ?`,
         [step.owed, step.owed, purchase.memberId],
       );
