@@ -120,6 +120,23 @@ describe('POST /api/v1/transactions', () => {
     expect((await platform.api('POST', BASE, { body: { customer_id: members[0].id, amount: 10 } })).status).toBe(401);
     expect(await balanceOf(members[0].id)).toBe(0);
   });
+  it("records with a retailer's API key granted write, and refuses a read-only key", async () => {
+    const keyWith = async (scopes: string[]) => {
+      const created = await platform.api('POST', '/auth/api/services/generate-api-key', {
+        token: admin.token,
+        body: { name: unique('importer'), roleId: await platform.roleId('marketing'), scopes },
+      });
+      if (created.status >= 300) throw new Error(`key: ${JSON.stringify(created.body)}`);
+      return created.body.data.apiKey as string;
+    };
+    const customer = await platform.loginMember();
+    const writer = await platform.api('POST', BASE, { headers: { 'x-api-key': await keyWith(['read', 'write']) }, body: { customer_id: customer.id, amount: 8 } });
+    expect(writer.status).toBe(201);
+    const reader = await record({ customer_id: customer.id, amount: 8 }, await keyWith(['read']));
+    expect(reader.status).toBe(403);
+    expect(reader.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write"');
+    expect(await balanceOf(customer.id)).toBe(8);
+  });
 });
 
 describe('external_id: an idempotent import', () => {
