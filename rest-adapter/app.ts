@@ -19,6 +19,7 @@ import { apiKeyCredential } from './v1/api-keys';
 import { fromV1 } from './v1/case';
 import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
 import { v1ErrorBody } from './v1/errors';
+import { v1OpenApi } from './v1/openapi';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
@@ -58,6 +59,8 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(V1_BASE, apiKeyCredential(gateway));
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
+  const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
+  app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {

@@ -3,6 +3,7 @@ import { IncomingHttpHeaders } from 'node:http';
 import { Principal } from '../core/auth/principal';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
+import type { V1RouteDoc } from './v1/openapi';
 import { V1Scope } from './v1/scopes';
 
 /** What a route's variable builder sees of the request. */
@@ -79,6 +80,8 @@ export interface Route {
    * `{error: {code, message}}`; without it a v1 401 is the OAuth `invalid_token` form.
    */
   unauthenticated?: string;
+  /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */
+  doc?: V1RouteDoc;
 }
 
 export const isV1Route = (route: Route): boolean => route.envelope === 'v1' || route.envelope === 'v1List';

@@ -228,6 +228,31 @@ describe('credentials on /api/v1', () => {
     expect((await get(BASE, `${apiKey}0`)).status).toBe(401);
   });
 
+  it('gives a key created with rateLimitPerHour its own limit (enterprise tier)', async () => {
+    const generate = (body: Record<string, unknown>) =>
+      platform.api('POST', '/auth/api/services/generate-api-key', { token: admin.token, body: { name: unique('partner'), roleId: adminRoleId, ...body } });
+    const created = await generate({ rateLimitPerHour: 3 });
+    expect(created.status).toBe(201);
+    const stored = await platform.sql.query('select rate_limit_per_hour from auth.service_api_key where id = $1', [created.body.data.id]);
+    expect(stored.rows).toEqual([{ rate_limit_per_hour: 3 }]);
+    const seen = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await get(BASE, created.body.data.apiKey);
+      seen.push([response.status, response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]);
+      if (response.status === 429) {
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(response.body).toEqual({ error: { code: 'RATE_LIMITED', message: expect.any(String) } });
+      }
+    }
+    expect(seen).toEqual([[200, '3', '2'], [200, '3', '1'], [200, '3', '0'], [429, '3', '0']]);
+    // A limit is a positive whole number.
+    for (const rateLimitPerHour of [0, -5, 1.5, 'many']) {
+      const bad = await generate({ rateLimitPerHour });
+      expect([rateLimitPerHour, bad.status]).toEqual([rateLimitPerHour, 400]);
+      expect(bad.body.data.errors.map((error: { field: string }) => error.field)).toEqual(['rateLimitPerHour']);
+    }
+  });
+
   it('gives a key the scopes it was created with: a key without read is refused 403 insufficient_scope', async () => {
     const generate = (scopes: unknown) =>
       platform.api('POST', '/auth/api/services/generate-api-key', { token: admin.token, body: { name: unique('partner'), roleId: adminRoleId, scopes } });
