@@ -1,5 +1,6 @@
 import { Route } from '../route';
 import { V1_BASE } from '../v1/envelope';
+import { dateQuery, id, number, object, oneOf, ref, string } from '../v1/openapi-schemas';
 import { InteractionRecord, interactionOf, interactionVariables, PurchaseRecord, transactionIdOf, transactionListVariables, transactionOf } from '../v1/transactions';
 
 const BASE = `${V1_BASE}/transactions`;
@@ -16,7 +17,10 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     envelope: 'v1',
     status: 201,
     notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ body }) => ({ input: body }),
+    doc: {
+      summary: "Records a customer's purchase and earns its points by the store's rule; a known external_id answers the first transaction",
+      response: ref('Transaction'),
+    },
     payload: ({ recordPurchase }) => transactionOf(recordPurchase as PurchaseRecord),
   },
   {
@@ -25,6 +29,11 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     operation: 'V1RefundTransaction',
     envelope: 'v1',
     notFound: 'TRANSACTION_NOT_FOUND',
+    doc: {
+      summary: 'Refunds a transaction in part or in whole; its points are taken back in proportion (409 INVALID_STATE past what remains)',
+      body: object({ amount: number({ description: 'at most what is not yet refunded; all of it unless given', exclusiveMinimum: 0 }) }),
+      response: ref('Transaction'),
+    },
     variables: ({ params, body }) => ({ id: transactionIdOf(params), input: body }),
     payload: ({ refundPurchase }) => transactionOf(refundPurchase as PurchaseRecord),
   },
@@ -33,6 +42,17 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     path: BASE,
     operation: 'V1Transactions',
     envelope: 'v1List',
+    doc: {
+      summary: 'Transactions, newest purchase first',
+      query: {
+        customer_id: id(),
+        status: oneOf('completed', 'partially_refunded', 'refunded'),
+        store_id: string(),
+        date_from: dateQuery('purchases at or after'),
+        date_to: dateQuery('purchases at or before (a bare date covers its day)'),
+      },
+      response: ref('Transaction'),
+    },
     variables: ({ query }) => transactionListVariables(query),
     payload: ({ purchases }) => ({ ...purchases, data: purchases.data.map((purchase: PurchaseRecord) => transactionOf(purchase)) }),
   },
@@ -42,6 +62,7 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     operation: 'V1Transaction',
     envelope: 'v1',
     notFound: 'TRANSACTION_NOT_FOUND',
+    doc: { summary: 'One transaction', response: ref('Transaction') },
     variables: ({ params }) => ({ id: transactionIdOf(params) }),
     payload: ({ purchase }) => transactionOf(purchase as PurchaseRecord),
   },
@@ -52,6 +73,15 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     envelope: 'v1List',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
+    doc: {
+      summary: "A customer's purchases (through the API or approved receipts) and refunds, newest first",
+      query: {
+        type: oneOf('purchase', 'refund', 'visit', 'click', 'campaign_joined'),
+        date_from: dateQuery('at or after'),
+        date_to: dateQuery('at or before (a bare date covers its day)'),
+      },
+      response: ref('Interaction'),
+    },
     variables: ({ params, query }) => interactionVariables(params, query),
     payload: ({ interactions }) => ({ ...interactions, data: interactions.data.map((interaction: InteractionRecord) => interactionOf(interaction)) }),
   },
