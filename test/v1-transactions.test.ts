@@ -78,6 +78,9 @@ describe('POST /api/v1/transactions', () => {
     expect(tiny.body.data).toMatchObject({ amount: 0.5, points_earned: 0, status: 'completed' });
     expect(await balanceOf(customer.id)).toBe(13);
     expect((await get(`${BASE}?customer_id=${customer.id}`)).body.pagination.total).toBe(3);
+    // Nothing to take back: refunded without a ledger entry.
+    expect((await refund(tiny.body.data.id, { amount: null })).body.data).toMatchObject({ status: 'refunded', refunded_amount: 0.5, points_reversed: 0, points_unrecovered: 0 });
+    expect(await balanceOf(customer.id)).toBe(13);
   });
 
   it('keeps the time the purchase happened (occurred_at), and refuses one in the future', async () => {
