@@ -166,7 +166,10 @@ describe('GET /api/v1/customers/{id}', () => {
     expect(included.body.data.tier).toEqual({ id: tier.id, name: tier.name_en, level: tier.level });
     expect(included.body.data.points).toEqual({ balance: 120, lifetime_earned: 150, lifetime_redeemed: 30 });
     expect((await get(`${BASE}/${bob.id}?include=points`)).body.data.points).toEqual({ balance: 0, lifetime_earned: 0, lifetime_redeemed: 0 });
-    expect((await get(`${BASE}/${alice.id}?include=rewards`)).status).toBe(400);
+    const claims = await get(`${BASE}/${bob.id}?include=rewards,campaigns`);
+    expect(claims.status).toBe(200);
+    expect(claims.body.data).toMatchObject({ rewards: [], campaigns: [] });
+    expect((await get(`${BASE}/${alice.id}?include=wallet`)).status).toBe(400);
   });
 
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown id and for what is no id at all', async () => {

@@ -18,6 +18,7 @@ import { Staff } from './entities/staff';
 import { authMigrations } from './migrations';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { ConsentResolver } from './resolvers/consent.resolver';
+import { CustomerResolver } from './resolvers/customer.resolver';
 import { HealthResolver } from './resolvers/health.resolver';
 import { MemberResolver } from './resolvers/member.resolver';
 import { RoleResolver } from './resolvers/role.resolver';
@@ -26,6 +27,7 @@ import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
+import { ENTRY_TIER_OPERATIONS, EntryTiers } from './services/entry-tier-supergraph';
 import { StaffService } from './services/staff.service';
 
 /**
@@ -37,7 +39,7 @@ export const authModule = defineModule({
   defaultPort: 4001,
   entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance],
   migrations: authMigrations,
-  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver],
+  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, CustomerResolver],
   referenceResolvers: {
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
@@ -50,8 +52,9 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
+    entryTiers: new EntryTiers(new AccessTokens(config.jwtSecret), gateway, logger),
   }),
-  supergraphOperations: AUTH_MAIL_OPERATIONS,
+  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
   services: authServices,
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);

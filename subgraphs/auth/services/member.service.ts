@@ -13,6 +13,7 @@ import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, 
 import { MemberQrCode } from '../types/member.types';
 import { MemberLogin, MemberLoginStatus } from '../types/session.types';
 import { memberPrincipal, SessionService } from './session.service';
+import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } from './customer-events';
 
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
 
@@ -36,6 +37,7 @@ export class MemberService {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
         announceProfile(this.em, member);
+        announceCustomerCreated(this.em, member, null);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {
@@ -83,8 +85,10 @@ export class MemberService {
 
   async updateProfile(id: string, input: MemberDirectUpdateInput): Promise<Member> {
     const member = await this.get(id);
+    const before = customerProfileOf(member);
     applyProfile(member, input);
     announceProfile(this.em, member);
+    announceCustomerUpdated(this.em, before, member);
     await this.em.flush();
     if (member.status === MemberStatus.INACTIVE) await new SessionService(this.em, this.deps).revokeAllOf('member', member.id);
     return member;
@@ -94,6 +98,7 @@ export class MemberService {
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE });
     applyProfile(member, input);
     announceProfile(this.em, member);
+    announceCustomerCreated(this.em, member, null);
     await this.em.flush();
     return member;
   }
@@ -101,6 +106,7 @@ export class MemberService {
   /** Copies the profile the mini-program read from the chat app; a new member becomes CHATAPP_INFO_SYNCED. */
   async syncFromChatapp(id: string, input: ChatappProfileInput): Promise<Member> {
     const member = await this.get(id);
+    const before = customerProfileOf(member);
     const { gender, province, city, country, ...profile } = input;
     applyProfile(member, profile);
     if (gender !== undefined && gender !== null) member.gender = CHATAPP_GENDER[gender];
@@ -114,6 +120,7 @@ export class MemberService {
     }
     if (member.status === MemberStatus.PENDING) member.status = MemberStatus.CHATAPP_INFO_SYNCED;
     announceProfile(this.em, member);
+    announceCustomerUpdated(this.em, before, member);
     await this.em.flush();
     return member;
   }
@@ -129,7 +136,7 @@ export class MemberService {
  * Announces a member's profile with the change that writes it (same flush, same transaction): other
  * domains keep what they need of it (the cluster domain: the birth month, for segments).
  */
-function announceProfile(em: EntityManager, member: Member): void {
+export function announceProfile(em: EntityManager, member: Member): void {
   recordEvent(
     em,
     AUTH.events.memberProfileChanged,
