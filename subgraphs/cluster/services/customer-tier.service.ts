@@ -63,14 +63,15 @@ export class CustomerTierService {
       return await this.em.transactional(async (em) => {
         const current = await em.findOne(TierProjection, { memberId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (current?.tierId === tier.id) return current;
-        const fromTier = current ? await em.findOne(Tier, { id: current.tierId }, { filters: { live: false } }) : null;
+        const fromTierId = current?.tierId ?? null;
+        const fromTier = fromTierId ? await em.findOne(Tier, { id: fromTierId }, { filters: { live: false } }) : null;
         const projection = current ?? em.create(TierProjection, { memberId, tierId: tier.id });
         projection.tierId = tier.id;
         projection.tierEndAt = null;
         projection.updatedAt = new Date();
         await recordTierChange(em, {
           memberId,
-          fromTierId: current?.tierId ?? null,
+          fromTierId,
           toTierId: tier.id,
           changeType: fromTier && fromTier.level > tier.level ? 'downgrade' : 'upgrade',
           source: 'manual',
@@ -86,12 +87,11 @@ export class CustomerTierService {
     }
   }
 
-  /** The live, active tier the input names: 400 without exactly one of the two; 404 on the field when none is found. */
+  /** The live, active tier the input names: 400 when it names it both ways (the input type wants one); 404 on the field when none is found. */
   private async tierOf(input: ChangeCustomerTierInput): Promise<Tier> {
     const byId = input.tierId !== undefined && input.tierId !== null;
-    const byName = input.tier !== undefined && input.tier !== null;
-    if (byId === byName) {
-      const message = byId ? 'Give tier or tier_id, not both' : 'tier (a name) or tier_id is required';
+    if (byId && input.tier != null) {
+      const message = 'Give tier (a name) or tierId, not both';
       throw validationError([{ field: 'tier', message }, { field: 'tierId', message }]);
     }
     if (byId) {
