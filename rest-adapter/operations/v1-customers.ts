@@ -9,9 +9,9 @@ const REWARDS = `rewardCodes(page: 1, limit: 100) @include(if: $includeRewards) 
 
 export const V1_CUSTOMER_OPERATIONS = {
   V1Customers: `query V1Customers($page: Int, $limit: Int, $search: String, $statusIn: [MemberStatus!], $createdFrom: String,
-    $createdTo: String, $sortBy: MemberSortBy, $sortOrder: MemberSortOrder) {
+    $createdTo: String, $sortBy: MemberSortBy, $sortOrder: MemberSortOrder, $tier: String) {
     members(page: $page, limit: $limit, search: $search, statusIn: $statusIn, createdFrom: $createdFrom, createdTo: $createdTo,
-      sortBy: $sortBy, sortOrder: $sortOrder) { meta { page limit total totalPages } data { ${CUSTOMER_FIELDS} } } }`,
+      sortBy: $sortBy, sortOrder: $sortOrder, tier: $tier) { meta { page limit total totalPages } data { ${CUSTOMER_FIELDS} } } }`,
   V1Customer: `query V1Customer($id: ID!, $includePoints: Boolean = false, $includeRewards: Boolean = false) { member(id: $id) { ${CUSTOMER_FIELDS} ${REWARDS} }
     earned: pointBalance(memberId: $id, format: earn) @include(if: $includePoints) { pointAmount }
     redeemed: pointBalance(memberId: $id, format: burn) @include(if: $includePoints) { pointAmount } }`,

@@ -60,7 +60,8 @@ function filterOf(query: Record<string, unknown>, name: string): unknown {
 
 /**
  * The members query's variables from a v1 customer list request (query keys already camelCase):
- * `sort=field:asc|desc`, `filter[status]`, `search`, `date_from`/`date_to` (creation), `page`, `limit`.
+ * `sort=field:asc|desc`, `filter[status]`, `filter[tier]` (a tier's name or id), `search`, `date_from`/`date_to`
+ * (creation), `page`, `limit`.
  * Every bad parameter is reported at once (400).
  */
 export function customerListVariables(query: Record<string, unknown>): Record<string, unknown> {
@@ -80,7 +81,11 @@ export function customerListVariables(query: Record<string, unknown>): Record<st
   for (const [field, value] of [['date_from', query.dateFrom], ['date_to', query.dateTo]] as const) {
     if (value !== undefined && (typeof value !== 'string' || !isISO8601(value, { strict: true }))) errors.push({ field, message: `${field} is an ISO 8601 date or timestamp` });
   }
-  if (filterOf(query, 'tier') !== undefined) errors.push({ field: 'filter[tier]', message: 'filter[tier] is not available yet' });
+  const tier = filterOf(query, 'tier');
+  if (tier !== undefined) {
+    if (typeof tier === 'string' && tier.trim().length > 0 && tier.length <= 256) variables.tier = tier.trim();
+    else errors.push({ field: 'filter[tier]', message: 'filter[tier] is a tier name or id' });
+  }
   try {
     customerIncludes(query.include, LIST_INCLUDES);
   } catch (error) {

@@ -1,6 +1,8 @@
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
 import { RowLookup } from '../../../core/db/row-lookup';
+import { isRecordId } from '../../../core/ids';
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
@@ -72,10 +74,18 @@ export class MemberService {
     if (args.statusIn) where.status = { $in: args.statusIn };
     const created = createdRange(args.createdFrom, args.createdTo);
     if (created) where.createdAt = created;
-    const filtered = args.birthdayFrom || args.search || args.statusIn || created;
-    const total = filtered ? await this.em.count(Member, where) : await tallyTotal(this.em, 'auth', 'live_members');
+    const tierIds = args.tier !== undefined ? await this.tierIdsOf(args.tier) : undefined;
+    // A raw condition serves one query: the count and the page each get their own.
+    const conditions = () => (tierIds ? { ...where, ...onTiers(tierIds) } : where);
+    const filtered = args.birthdayFrom || args.search || args.statusIn || created || tierIds;
+    const total = filtered ? await this.em.count(Member, conditions()) : await tallyTotal(this.em, 'auth', 'live_members');
     const orderBy = { [args.sortBy ?? 'createdAt']: args.sortOrder ?? 'desc', ...(args.sortBy === 'createdAt' ? {} : { createdAt: 'desc' as const }), id: 'asc' as const };
-    return findPage(this.em, Member, where, orderBy, args, total);
+    return findPage(this.em, Member, conditions(), orderBy, args, total);
+  }
+
+  /** The tier filter's tiers: an id as given, a name through the cluster (every tier with that name in some language). */
+  private async tierIdsOf(tier: string): Promise<string[]> {
+    return isRecordId(tier) ? [tier] : ((await this.deps.tierNames?.idsNamed(tier)) ?? []);
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {
@@ -158,6 +168,12 @@ function applyProfile(member: Member, input: MemberProfileInput | CreateMemberDi
 
 function withoutEmpty<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
+}
+
+/** Members on one of the tiers, by auth's tier projection (a subquery: a large tier costs no id list). */
+function onTiers(tierIds: string[]): Record<string, unknown> {
+  if (tierIds.length === 0) return { id: { $in: [] } };
+  return { [raw((alias: string) => `${alias}.id in (select member_id from auth.member_tier where tier_id = any(?::text[]))`, [arrayLiteral(tierIds)])]: true };
 }
 
 /** The `createdAt` bounds of a member list: a bare date as `to` covers its whole day (UTC). */
