@@ -330,3 +330,60 @@ describe('GET /api/v1/customers/{id}/segments', () => {
     expect((await call('GET', `${BASE}/${own.id}/segments`, undefined, tenant.token)).status).toBe(403);
   });
 });
+
+describe('GET /api/v1/customers/{id}?include=rewards,campaigns and filter[tier]', () => {
+  it('includes the reward codes as {id, name, status}, newest first, and campaigns as []', async () => {
+    const customer = await newCustomer();
+    const name_en = unique('Include reward ');
+    const reward = await platform.graphql(
+      `mutation ($input: CreateRewardInput!) { createReward(input: $input) { id } }`,
+      { input: { name_en, description_en: 'd', type: 'POINT', benefitValue: 10, stock: 10 } },
+      marketing.token,
+    );
+    expect(reward.body.errors).toBeUndefined();
+    const rewardId = reward.body.data.createReward.id;
+    const catalog = await platform.graphql(
+      `mutation ($input: CreateRewardCatalogInput!) { createRewardCatalog(input: $input) { id } }`,
+      { input: { name_en: unique('Include catalog '), rewardId, redeemRule: { pointUsage: 5 } } },
+      marketing.token,
+    );
+    expect(catalog.body.errors).toBeUndefined();
+    const code = async (letters: string, createdAt: string, used: boolean) => {
+      const id = randomUUID();
+      await platform.sql.query(
+        `insert into reward.reward_code (id, code, reward_id, reward_catalog_id, member_id, expired_at, created_at, updated_at, staff_id, used_at)
+         values ($1, $2, $3, $4, $5, now() + interval '30 days', $6, $6, $7::text, case when $7::text is null then null else now() end)`,
+        [id, letters, rewardId, catalog.body.data.createRewardCatalog.id, customer.id, createdAt, used ? admin.id : null],
+      );
+      return id;
+    };
+    // Codes are 6 characters of an alphabet without look-alikes; an unused one is unique among unused codes.
+    const letters = () => Array.from({ length: 6 }, () => 'ABCDEFGHJKMNPQRSTVWXYZ23456789'[Math.floor(Math.random() * 30)]).join('');
+    const older = await code(letters(), '2026-01-01T00:00:00Z', true);
+    const newer = await code(letters(), '2026-02-01T00:00:00Z', false);
+
+    const response = await call('GET', `${BASE}/${customer.id}?include=rewards,campaigns`);
+    expect(response.status).toBe(200);
+    expect(response.body.data.rewards).toEqual([
+      { id: newer, name: name_en, status: 'available' },
+      { id: older, name: name_en, status: 'used' },
+    ]);
+    expect(response.body.data.campaigns).toEqual([]);
+    // A list takes only include=tier: rewards are read per customer.
+    const listed = await call('GET', `${BASE}?include=rewards`);
+    expect(listed.status).toBe(400);
+    expect(detailFields(listed.body)).toEqual(['include']);
+  });
+
+  it('lists the customers of a tier by name or id, following manual changes', async () => {
+    const customer = await newCustomer();
+    await placedTier(customer.id);
+    const onTier = (tier: string) => call('GET', `${BASE}?filter[tier]=${encodeURIComponent(tier)}&limit=100`).then((response) => response.body.data.map((item: { id: string }) => item.id));
+    await waitFor(async () => (await onTier('bronze')).includes(customer.id), 'the new customer on the bronze filter');
+    expect(await onTier(tiers.gold.id)).not.toContain(customer.id);
+    expect((await call('PATCH', `${BASE}/${customer.id}/tier`, { tier_id: tiers.gold.id, reason: 'promotion' })).status).toBe(200);
+    await waitFor(async () => (await onTier(tiers.gold.id)).includes(customer.id), 'the customer on the gold filter');
+    expect(await onTier('Bronze')).not.toContain(customer.id);
+    expect(await onTier('Gold th')).toContain(customer.id);
+  });
+});
