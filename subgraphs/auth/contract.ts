@@ -36,8 +36,8 @@ export interface CustomerEventRecord {
 
 /**
  * `customer.created` (aggregate: the member), Part 3's exact shape: `tier` is the name of the tier the
- * customer is placed in (the cluster's entry tier when the member was created; null when there is none),
- * `points_balance` 0.
+ * customer starts in (the cluster's entry tier for v1 creations, which the cluster then applies; null for
+ * the Part 1 paths, whose members start without a tier), `points_balance` 0.
  */
 export interface CustomerCreated {
   customer: CustomerEventRecord & { tier: string | null; points_balance: number; created_at: string };
@@ -55,4 +55,10 @@ export interface CustomerUpdated {
     updated_at: string;
   };
   changed: string[];
+}
+
+/** `customer.deleted` (aggregate: the member): named for Part 3; no flow deletes members yet. */
+export interface CustomerDeleted {
+  customer_id: string;
+  deleted_at: string;
 }
