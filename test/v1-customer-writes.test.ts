@@ -119,6 +119,13 @@ describe('POST /api/v1/customers', () => {
     expect(again.body).toEqual({ error: { code: 'DUPLICATE', message: expect.any(String), details: [{ field: 'email', message: expect.any(String) }] } });
   });
 
+  it('lets one of two simultaneous creations with the same e-mail through, the other 409 DUPLICATE', async () => {
+    const email = `${unique('race')}@example.com`;
+    const answers = await Promise.all([create({ name: 'First', email }), create({ name: 'Second', email: email.toUpperCase() })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('DUPLICATE');
+  });
+
   it('links the chat-app identity of chatapp.code at creation; a refused code is 400 on chatapp.code, a linked one 409', async () => {
     const code = unique('create');
     const linked = await newCustomer({ chatapp: { code } });
@@ -236,9 +243,11 @@ describe('PATCH /api/v1/customers/{id}/tier', () => {
       const response = await call('PATCH', `${BASE}/${customer.id}/tier`, body);
       expect([body, response.status, response.body.error.code]).toEqual([body, 404, 'TIER_NOT_FOUND']);
     }
-    const unknown = await call('PATCH', `${BASE}/${randomUUID()}/tier`, { tier: 'Gold', reason: 'x' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('CUSTOMER_NOT_FOUND');
+    for (const id of [randomUUID(), 'not-an-id']) {
+      const unknown = await call('PATCH', `${BASE}/${id}/tier`, { tier: 'Gold', reason: 'x' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe('CUSTOMER_NOT_FOUND');
+    }
     const neither = await call('PATCH', `${BASE}/${customer.id}/tier`, {});
     expect(neither.status).toBe(400);
     expect(detailFields(neither.body)).toEqual(['reason', 'tier', 'tier_id']);
