@@ -19,7 +19,7 @@ describe('IsLocaleTag', () => {
 });
 
 describe('customer.updated: what changed', () => {
-  const member = () =>
+  const member = (): Member =>
     Object.assign(new Member(), {
       id: 'm1',
       name: 'Ann',
@@ -27,7 +27,7 @@ describe('customer.updated: what changed', () => {
       phoneNumber: '0800',
       gender: Gender.Female,
       address: { address: '1 Road', province: 'Bangkok', postCode: '10500', country: 'TH' },
-      status: MemberStatus.ACTIVE,
+      status: MemberStatus.ACTIVE as MemberStatus,
     });
 
   it('names the v1 fields whose value differs, never updated_at', () => {
