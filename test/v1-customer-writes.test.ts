@@ -149,6 +149,21 @@ describe('POST /api/v1/customers', () => {
     }
     expect((await create({ name: 'Marketing made' }, marketing.token)).status).toBe(201);
   });
+
+  it('takes an API key created with write, and refuses one with read only', async () => {
+    const roleId = await platform.roleId('admin');
+    const key = async (scopes: string[]) => {
+      const generated = await platform.api('POST', '/auth/api/services/generate-api-key', { token: admin.token, body: { name: unique('partner'), roleId, scopes } });
+      expect(generated.status).toBe(201);
+      return generated.body.data.apiKey as string;
+    };
+    const writer = await platform.api('POST', BASE, { headers: { 'x-api-key': await key(['read', 'write']) }, body: { name: 'Partner made' } });
+    expect(writer.status).toBe(201);
+    expect(writer.body.data.tier).toBe('Bronze');
+    const reader = await platform.api('POST', BASE, { headers: { 'x-api-key': await key(['read']) }, body: { name: 'Nope' } });
+    expect(reader.status).toBe(403);
+    expect(reader.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write"');
+  });
 });
 
 describe('PATCH /api/v1/customers/{id}', () => {
