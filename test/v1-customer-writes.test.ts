@@ -114,6 +114,8 @@ describe('POST /api/v1/customers', () => {
   it('refuses an e-mail another customer has, whatever its case: 409 DUPLICATE on email', async () => {
     const email = `${unique('dup')}@example.com`;
     await newCustomer({ email });
+    const found = await call('GET', `${BASE}?search=${encodeURIComponent(email.slice(0, 8).toUpperCase())}`);
+    expect(found.body.data.map((item: { email: string }) => item.email)).toEqual([email]);
     const again = await create({ name: 'Copy', email: email.toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: { code: 'DUPLICATE', message: expect.any(String), details: [{ field: 'email', message: expect.any(String) }] } });

@@ -70,7 +70,7 @@ export class MemberService {
   async list(args: MemberListArgs): Promise<Page<Member>> {
     const where: Record<string, unknown> = { deletedAt: null };
     if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
-    if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber'], args.search));
+    if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber', 'email'], args.search));
     if (args.statusIn) where.status = { $in: args.statusIn };
     const created = createdRange(args.createdFrom, args.createdTo);
     if (created) where.createdAt = created;

@@ -73,7 +73,7 @@ export class MemberListArgs extends PageArgs {
   @IsISO8601()
   birthdayFrom?: string;
 
-  @Field(() => String, { nullable: true, description: 'Name, nickname or phone number' })
+  @Field(() => String, { nullable: true, description: 'Name, nickname, phone number or e-mail' })
   @IsOptional()
   @IsString()
   @MaxLength(256)
