@@ -80,6 +80,10 @@ export interface Route {
    * `{error: {code, message}}`; without it a v1 401 is the OAuth `invalid_token` form.
    */
   unauthenticated?: string;
+  /** The v1 code of the route's 409s that name a field (a value another record holds: `DUPLICATE`); a 409 naming none stays `INVALID_STATE`. */
+  conflict?: string;
+  /** The v1 `_NOT_FOUND` code of a 404 naming one of these fields (`{tierId: 'TIER_NOT_FOUND'}`), instead of `notFound`. */
+  notFoundByField?: Record<string, string>;
   /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */
   doc?: V1RouteDoc;
 }

@@ -73,6 +73,7 @@ export const V1_COMPONENTS = {
     },
     ['id', 'name', 'email', 'phone', 'tier', 'points_balance', 'status', 'created_at', 'updated_at'],
   ),
+  Segment: record({ id: id(), name: nullable(string()), type: oneOf('manual', 'ai') }),
   PointsTransaction: record({
     id: id(),
     customer_id: id(),

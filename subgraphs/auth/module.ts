@@ -6,10 +6,13 @@ import { defineModule } from '../../core/module';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
 import { AuthContext, authServices } from './context';
+import { CLUSTER } from '../cluster/contract';
+import { applyMemberTier } from './services/member-tier-projection';
 import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
 import { Member } from './entities/member';
+import { MemberTier } from './entities/member-tier';
 import { PasswordResetSession } from './entities/password-reset-session';
 import { RefreshToken } from './entities/refresh-token';
 import { Role } from './entities/role';
@@ -18,6 +21,7 @@ import { Staff } from './entities/staff';
 import { authMigrations } from './migrations';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { ConsentResolver } from './resolvers/consent.resolver';
+import { CustomerResolver } from './resolvers/customer.resolver';
 import { HealthResolver } from './resolvers/health.resolver';
 import { MemberResolver } from './resolvers/member.resolver';
 import { RoleResolver } from './resolvers/role.resolver';
@@ -26,6 +30,7 @@ import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
+import { ENTRY_TIER_OPERATIONS, EntryTiers, TierNames } from './services/entry-tier-supergraph';
 import { StaffService } from './services/staff.service';
 
 /**
@@ -35,9 +40,9 @@ import { StaffService } from './services/staff.service';
 export const authModule = defineModule({
   contract: AUTH,
   defaultPort: 4001,
-  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance],
+  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, MemberTier],
   migrations: authMigrations,
-  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver],
+  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, CustomerResolver],
   referenceResolvers: {
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
@@ -50,9 +55,12 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
+    entryTiers: new EntryTiers(new AccessTokens(config.jwtSecret), gateway, logger),
+    tierNames: new TierNames(new AccessTokens(config.jwtSecret), gateway),
   }),
-  supergraphOperations: AUTH_MAIL_OPERATIONS,
+  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
   services: authServices,
+  consumers: [{ queue: 'auth.member-tiers', events: [CLUSTER.events.tierChanged], apply: applyMemberTier }],
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);
     if (!config.bootstrapAdmin) return;

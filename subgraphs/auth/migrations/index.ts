@@ -10,6 +10,7 @@ import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-ch
 import { Migration20261124AuthLargeMembers } from './migration-20261124-large-members';
 import { Migration20261125ApiKeyScopes } from './migration-20261125-api-key-scopes';
 import { Migration20261126ApiKeyRateLimit } from './migration-20261126-api-key-rate-limit';
+import { Migration20261126CustomerFields } from './migration-20261126-customer-fields';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -25,4 +26,5 @@ export const authMigrations = {
   Migration20261124AuthLargeMembers,
   Migration20261125ApiKeyScopes,
   Migration20261126ApiKeyRateLimit,
+  Migration20261126CustomerFields,
 };
