@@ -345,14 +345,19 @@ describe('GET /api/v1/customers/{id}/segments', () => {
     expect(response.body.data).toHaveLength(2);
   });
 
-  it('answers 404 CUSTOMER_NOT_FOUND for an unknown customer and 403 to customers and tenants', async () => {
+  it('answers 404 CUSTOMER_NOT_FOUND for an unknown customer; a customer reads its own only, tenants are 403', async () => {
     for (const id of [randomUUID(), 'not-an-id']) {
       const response = await call('GET', `${BASE}/${id}/segments`);
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe('CUSTOMER_NOT_FOUND');
     }
-    const own = members[0];
-    expect((await call('GET', `${BASE}/${own.id}/segments`, undefined, own.token)).status).toBe(403);
+    const [own, other] = members;
+    const mine = await call('GET', `${BASE}/${own.id}/segments`, undefined, own.token);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toEqual((await call('GET', `${BASE}/${own.id}/segments`)).body.data);
+    const theirs = await call('GET', `${BASE}/${other.id}/segments`, undefined, own.token);
+    expect(theirs.status).toBe(403);
+    expect(theirs.body.error).toBe('insufficient_scope');
     expect((await call('GET', `${BASE}/${own.id}/segments`, undefined, tenant.token)).status).toBe(403);
   });
 });

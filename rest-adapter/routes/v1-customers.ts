@@ -115,11 +115,12 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     payload: ({ linkCustomerChatapp }) => customerOf(linkCustomerChatapp, new Set()),
   },
   {
-    // Segments are marketing labels: staff and keys with segment:read, never the customer itself.
+    // Staff and keys with segment:read; a customer its own (contract section 2: `/customers/{own id}/...`).
     method: 'get',
     path: `${BASE}/:id/segments`,
     operation: 'V1CustomerSegments',
     envelope: 'v1',
+    customer: { param: 'id' },
     doc: { summary: 'The segments a customer belongs to', response: arrayOf(ref('Segment')) },
     notFound: 'CUSTOMER_NOT_FOUND',
     variables: ({ params }) => {
