@@ -11,4 +11,8 @@ export const V1_LOYALTY_OPERATIONS = {
     member(id: $id) { id }
     history: memberPointHistory(memberId: $id, page: $page, limit: $limit, startDate: $startDate, endDate: $endDate, actionType: $actionType) {
       meta { page limit total } data { ${LEDGER_ENTRY} } } }`,
+  V1AwardPoints: `mutation V1AwardPoints($input: PointAwardInput!, $idempotencyKey: String) {
+    awardPoints(input: $input, idempotencyKey: $idempotencyKey) { ${LEDGER_ENTRY} } }`,
+  V1BatchAwardPoints: `mutation V1BatchAwardPoints($input: PointBatchAwardInput!, $idempotencyKey: String) {
+    awardPointsBatch(input: $input, idempotencyKey: $idempotencyKey) { processed failed results { memberId success transactionId error { code message } } } }`,
 };

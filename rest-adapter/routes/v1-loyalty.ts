@@ -1,4 +1,5 @@
 import { Route } from '../route';
+import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from '../v1/awards';
 import { V1_BASE } from '../v1/envelope';
 import { BalanceRecord, customerIdOf, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from '../v1/points';
 
@@ -25,5 +26,26 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
     variables: ({ params, query }) => pointHistoryVariables(params, query),
     payload: ({ history }) => ({ ...history, data: history.data.map((entry: LedgerEntry) => pointsTransactionOf(entry)) }),
+  },
+  {
+    method: 'post',
+    path: `${BASE}/award`,
+    operation: 'V1AwardPoints',
+    envelope: 'v1',
+    idempotent: true,
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, body, rawBody }) => awardVariables(params, body, rawBody),
+    payload: ({ awardPoints }) => pointsTransactionOf(awardPoints),
+  },
+  {
+    method: 'post',
+    path: `${V1_BASE}/points/batch-award`,
+    operation: 'V1BatchAwardPoints',
+    envelope: 'v1',
+    scope: 'admin',
+    idempotent: true,
+    variables: ({ body }) => batchAwardVariables(body),
+    payload: ({ awardPointsBatch }) => batchOutcomeOf(awardPointsBatch),
+    v1Failure: batchAwardFailure,
   },
 ];

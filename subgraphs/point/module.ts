@@ -7,6 +7,7 @@ import { PointTransaction } from './entities/point-transaction';
 import { ReceiptVerification } from './entities/receipt-verification';
 import { pointMigrations } from './migrations';
 import { MemberPointsResolver } from './resolvers/member-points.resolver';
+import { AwardResolver } from './resolvers/award.resolver';
 import { PointResolver } from './resolvers/point.resolver';
 import { ReceiptResolver } from './resolvers/receipt.resolver';
 import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
@@ -14,6 +15,7 @@ import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
+import { POINT_SUPERGRAPH_OPERATIONS, PointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
@@ -27,15 +29,16 @@ export const pointModule = defineModule({
   defaultPort: 4002,
   entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification],
   migrations: pointMigrations,
-  resolvers: [PointResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
-  deps: ({ settings }) => {
+  deps: ({ settings, config, gateway }) => {
     const ledger = new LedgerService(settings.expiry);
-    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
+    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: PointMembers.over(config, gateway) };
   },
+  supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   services: pointServices,
   jobs: [
     {

@@ -18,6 +18,9 @@ export interface PointMovement {
   sourceBy?: PointSource | null;
   requestTicketId?: string | null;
   receiptVerificationId?: string | null;
+  /** An award's own transaction id, given by its caller. */
+  referenceId?: string | null;
+  metadata?: Record<string, unknown> | null;
 }
 
 /**
@@ -120,6 +123,8 @@ export class LedgerService {
       balanceAfter,
       requestTicketId: movement.requestTicketId ?? null,
       receiptVerificationId: movement.receiptVerificationId ?? null,
+      referenceId: movement.referenceId ?? null,
+      metadata: movement.metadata ?? null,
     });
     await em.flush();
     return transaction;
@@ -137,6 +142,9 @@ export class LedgerService {
       sourceBy: transaction.sourceBy,
       balanceAfter: transaction.balanceAfter,
       createdAt: transaction.createdAt.toISOString(),
+      note: transaction.note,
+      referenceId: transaction.referenceId,
+      metadata: transaction.metadata,
     };
     recordEvent(em, type, entry, { aggregateId: transaction.memberId });
   }
