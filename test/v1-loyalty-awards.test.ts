@@ -214,6 +214,6 @@ describe('POST /api/v1/points/batch-award', () => {
     expect(response.body.data.failed).toBe(0);
     const { rows } = await platform.sql.query(`select count(*)::int as n, sum(point_amount)::int as points from point.point_balance where member_id = any($1)`, [customers]);
     expect(rows[0]).toEqual({ n: 1000, points: 3000 });
-    expect(elapsed).toBeLessThan(15_000);
+    expect(elapsed).toBeLessThan(10_000);
   });
 });

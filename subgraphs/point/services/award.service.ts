@@ -9,7 +9,7 @@ import { LedgerService } from './ledger.service';
 import { PointMembers } from './point-members';
 
 /** Rows of a batch awarded in one database transaction. */
-const ROWS_PER_TRANSACTION = 250;
+const ROWS_PER_TRANSACTION = 500;
 
 interface Award {
   memberId: string;
@@ -43,7 +43,7 @@ export class AwardService {
   }
 
   /**
-   * Every row on its own: an unknown member fails its row only. Rows go in transactions of
+   * Every row on its own: an unknown member fails its row only. Rows go set-based in transactions of
    * ROWS_PER_TRANSACTION, each taking its members' balance locks in member order (two batches never
    * deadlock); a transaction that fails is retried row by row. With a key, the batch's body is
    * claimed first (another body is 409) and each row is deduplicated on (key, row): a repeat, a
@@ -58,22 +58,16 @@ export class AwardService {
       known.has(row.memberId) ? pending(row) : failure(row, 'CUSTOMER_NOT_FOUND', `No customer ${row.memberId}`),
     );
     const todo = rows.map((row, index) => ({ row, index })).filter(({ row }) => known.has(row.memberId));
-    const awardRow = (em: EntityManager, row: PointBatchAwardRow, index: number) =>
-      idempotencyKey ? onceForKey(em, `${scope}:${idempotencyKey}`, String(index), row, () => this.awardOnce(em, row)).then(({ id }) => id) : this.awardOnce(em, row);
     for (let start = 0; start < todo.length; start += ROWS_PER_TRANSACTION) {
-      const chunk = todo.slice(start, start + ROWS_PER_TRANSACTION).sort((a, b) => (a.row.memberId < b.row.memberId ? -1 : a.row.memberId > b.row.memberId ? 1 : a.index - b.index));
+      const chunk = todo.slice(start, start + ROWS_PER_TRANSACTION);
       try {
-        const ids = await this.em.fork().transactional(async (em) => {
-          const awarded: string[] = [];
-          for (const { row, index } of chunk) awarded.push(await awardRow(em, row, index));
-          return awarded;
-        });
+        const ids = await this.em.fork().transactional((em) => this.awardChunk(em, chunk, idempotencyKey ? `${scope}:${idempotencyKey}` : undefined));
         chunk.forEach(({ index }, at) => (results[index] = { ...results[index], success: true, transactionId: ids[at] }));
       } catch (chunkError) {
         logger?.warn({ err: chunkError }, 'a batch award transaction failed; its rows are retried one by one');
         for (const { row, index } of chunk) {
           try {
-            const id = await this.em.fork().transactional((em) => awardRow(em, row, index));
+            const [id] = await this.em.fork().transactional((em) => this.awardChunk(em, [{ row, index }], idempotencyKey ? `${scope}:${idempotencyKey}` : undefined));
             results[index] = { ...results[index], success: true, transactionId: id };
           } catch (error) {
             logger?.error({ err: error, memberId: row.memberId }, 'a batch award row failed');
@@ -84,6 +78,48 @@ export class AwardService {
     }
     const processed = results.filter((result) => result.success).length;
     return { processed, failed: results.length - processed, results };
+  }
+
+  /**
+   * Rows of a batch in the caller's transaction, set-based (LedgerService.earnMany). With the batch's
+   * key scope, each row is claimed as (scope, row index) first: a row claimed before (by a repeat, a
+   * concurrent twin, which waits here for its commit, or a run that crashed after committing it) answers
+   * its entry and is not awarded again. Returns the entries' ids in the rows' order.
+   */
+  private async awardChunk(em: EntityManager, chunk: Array<{ row: PointBatchAwardRow; index: number }>, keyScope: string | undefined): Promise<string[]> {
+    let todo = chunk;
+    const earlier = new Map<number, string>();
+    if (keyScope) {
+      const keys = JSON.stringify(chunk.map(({ index }) => ({ key: String(index) })));
+      const claimed: Array<{ key: string }> = await em.execute(
+        `insert into point.idempotency_record (scope, key, request_hash)
+         select ?, key, 'batch-row' from jsonb_to_recordset(?::jsonb) as k(key text) order by key on conflict do nothing returning key`,
+        [keyScope, keys],
+      );
+      const mine = new Set(claimed.map(({ key }) => key));
+      const others = chunk.filter(({ index }) => !mine.has(String(index)));
+      if (others.length > 0) {
+        const answered: Array<{ key: string; id: string }> = await em.execute(
+          `select key, response->>'id' as id from point.idempotency_record where scope = ? and key in (?)`,
+          [keyScope, others.map(({ index }) => String(index))],
+        );
+        for (const { key, id } of answered) earlier.set(Number(key), id);
+      }
+      todo = chunk.filter(({ index }) => mine.has(String(index)));
+    }
+    const ids = await this.ledger.earnMany(
+      em,
+      todo.map(({ row }) => ({ memberId: row.memberId, amount: row.points.toFixed(2), note: row.reason ?? null, sourceBy: 'Manual' as const })),
+    );
+    const awarded = new Map(todo.map(({ index }, at) => [index, ids[at]]));
+    if (keyScope && todo.length > 0) {
+      await em.execute(
+        `update point.idempotency_record r set response = jsonb_build_object('id', v.id)
+           from jsonb_to_recordset(?::jsonb) as v(key text, id text) where r.scope = ? and r.key = v.key`,
+        [JSON.stringify(todo.map(({ index }) => ({ key: String(index), id: awarded.get(index) }))), keyScope],
+      );
+    }
+    return chunk.map(({ index }) => awarded.get(index) ?? earlier.get(index)!);
   }
 
   /** One award in the caller's transaction; a transaction id already awarded to the member returns its entry. */
