@@ -1,11 +1,16 @@
 import { Route } from '../route';
 import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from '../v1/awards';
 import { V1_BASE } from '../v1/envelope';
+import { CatalogRecord, rewardListVariables, rewardOf, tierOf } from '../v1/rewards';
 import { BalanceRecord, customerIdOf, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from '../v1/points';
 
 const BASE = `${V1_BASE}/customers/:id/points`;
 
-/** Spec Part 3, loyalty (point reads): a customer token reads its own, staff and API keys need `read`. */
+/**
+ * Spec Part 3, loyalty: point reads (a customer token reads its own, staff and API keys need `read`),
+ * awards (`write`; batch `admin`; customers never), rewards and tiers (anyone with `read`, customers too:
+ * `customer: 'self'` lets a customer token call a route that names no customer).
+ */
 export const V1_LOYALTY_ROUTES: Route[] = [
   {
     method: 'get',
@@ -47,5 +52,42 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     variables: ({ body }) => batchAwardVariables(body),
     payload: ({ awardPointsBatch }) => batchOutcomeOf(awardPointsBatch),
     v1Failure: batchAwardFailure,
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/rewards`,
+    operation: 'V1Rewards',
+    envelope: 'v1List',
+    customer: 'self',
+    variables: ({ query }) => rewardListVariables(query),
+    payload: ({ rewards, tierNames }) => ({ ...rewards, data: rewards.data.map((catalog: CatalogRecord) => rewardOf(catalog, tierNames.data)) }),
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/rewards/:id`,
+    operation: 'V1Reward',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'REWARD_NOT_FOUND',
+    variables: ({ params }) => ({ id: params.id }),
+    payload: ({ reward, tierNames }) => rewardOf(reward, tierNames.data),
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/tiers`,
+    operation: 'V1Tiers',
+    envelope: 'v1List',
+    customer: 'self',
+    payload: ({ tiers }) => ({ ...tiers, data: tiers.data.map(tierOf) }),
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/tiers/:id`,
+    operation: 'V1Tier',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'TIER_NOT_FOUND',
+    variables: ({ params }) => ({ id: params.id }),
+    payload: ({ tier }) => tierOf(tier),
   },
 ];
