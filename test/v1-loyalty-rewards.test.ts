@@ -131,3 +131,154 @@ describe('GET /api/v1/rewards', () => {
     expect(detailFields((await get('/api/v1/rewards?limit=500')).body)).toEqual(['limit']);
   });
 });
+
+/** A customer straight in the auth schema holding `points` (awarded through v1). */
+async function customerWith(points: number): Promise<string> {
+  const id = randomUUID();
+  await platform.sql.query(`insert into auth.member (id, name, status, created_at, updated_at) values ($1, 'Claimer', 'ACTIVE', now(), now())`, [id]);
+  if (points > 0) {
+    const awarded = await post(`/api/v1/customers/${id}/points/award`, { points, reason: 'Start' });
+    if (awarded.status !== 200) throw new Error(JSON.stringify(awarded.body));
+  }
+  return id;
+}
+const balanceOf = async (customerId: string) => (await get(`/api/v1/customers/${customerId}/points/balance`)).body.data.balance as number;
+const stockOf = async (rewardId: string) => (await platform.sql.query('select stock from reward.reward where id = $1', [rewardId])).rows[0].stock as number;
+const claim = (customerId: string, body: Record<string, unknown>, token: string = admin.token, headers: Record<string, string> = {}) => post(`/api/v1/customers/${customerId}/rewards/claim`, body, token, headers);
+const CLAIM = {
+  id: expect.any(String),
+  voucher_code: expect.stringMatching(/^[2-9A-Z]{6}$/),
+  qr_code: expect.stringMatching(/^data:image\/png;base64,/),
+  status: 'available',
+  expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+  created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+};
+
+describe('POST /api/v1/customers/{id}/rewards/claim and /points/redeem', () => {
+  it('lets a customer claim for itself: the claim, its points spent and its unit of stock taken', async () => {
+    const catalog = await createCatalog({ redeemRule: { pointUsage: 100 } }, { stock: 5 });
+    await post(`/api/v1/customers/${alice.id}/points/award`, { points: 250 });
+    const before = await balanceOf(alice.id);
+    const response = await claim(alice.id, { reward_id: catalog.id }, alice.token);
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ data: { ...CLAIM, customer_id: alice.id, reward_id: catalog.id } });
+    expect(await balanceOf(alice.id)).toBe(before - 100);
+    expect(await stockOf(catalog.rewardId)).toBe(4);
+    const other = await claim(alice.id, { reward_id: catalog.id }, bob.token);
+    expect(other.status).toBe(403);
+    expect(other.body.error).toBe('insufficient_scope');
+    expect((await claim(alice.id, { reward_id: catalog.id }, tenant.token)).status).toBe(403);
+  });
+
+  it('claims a quantity at once: that many claims, quantity × the price in one ledger entry', async () => {
+    const catalog = await createCatalog({ redeemRule: { pointUsage: 40 } }, { stock: 10 });
+    const customer = await customerWith(200);
+    const response = await claim(customer, { reward_id: catalog.id, quantity: 3 });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toEqual([0, 1, 2].map(() => ({ ...CLAIM, customer_id: customer, reward_id: catalog.id })));
+    expect(new Set(response.body.data.map((item: { voucher_code: string }) => item.voucher_code)).size).toBe(3);
+    expect(await balanceOf(customer)).toBe(80);
+    expect(await stockOf(catalog.rewardId)).toBe(7);
+    const history = (await get(`/api/v1/customers/${customer}/points/history?type=redeemed`)).body;
+    expect(history.data.map((entry: { points: number }) => entry.points)).toEqual([-120]);
+    const claimedEvents = await platform.sql.query(`select count(*)::int as n from reward.outbox_event where type = 'reward.claimed' and aggregate_id = $1`, [customer]);
+    expect(claimedEvents.rows[0].n).toBe(3);
+  });
+
+  it('redeems through /points/redeem, answering what was spent and the claims', async () => {
+    const catalog = await createCatalog({ redeemRule: { pointUsage: 30 } }, { stock: 10 });
+    const customer = await customerWith(100);
+    const response = await post(`/api/v1/customers/${customer}/points/redeem`, { reward_id: catalog.id, quantity: 2 });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      data: {
+        customer_id: customer,
+        reward_id: catalog.id,
+        quantity: 2,
+        points_redeemed: 60,
+        transaction_id: expect.any(String),
+        claims: [0, 1].map(() => ({ ...CLAIM, customer_id: customer, reward_id: catalog.id })),
+      },
+    });
+    const history = (await get(`/api/v1/customers/${customer}/points/history?type=redeemed`)).body;
+    expect(history.data[0]).toEqual(expect.objectContaining({ id: response.body.data.transaction_id, points: -60, balance_after: 40 }));
+  });
+
+  it('answers the business rules as 422: all or none', async () => {
+    const few = await createCatalog({ redeemRule: { pointUsage: 10 } }, { stock: 2 });
+    const customer = await customerWith(100);
+    const outOfStock = await claim(customer, { reward_id: few.id, quantity: 3 });
+    expect(outOfStock.status).toBe(422);
+    expect(outOfStock.body).toEqual({ error: { code: 'OUT_OF_STOCK', message: expect.any(String) } });
+    expect(await stockOf(few.rewardId)).toBe(2);
+    const dear = await createCatalog({ redeemRule: { pointUsage: 60 } }, { stock: 10 });
+    const poor = await claim(customer, { reward_id: dear.id, quantity: 2 });
+    expect(poor.status).toBe(422);
+    expect(poor.body.error.code).toBe('INSUFFICIENT_POINTS');
+    expect(await balanceOf(customer)).toBe(100);
+    expect(await stockOf(dear.rewardId)).toBe(10);
+    const gold = await createTier(unique('Gold '), 99999);
+    const exclusive = await createCatalog({ redeemRule: { pointUsage: 1 }, tierCondition: 'INCLUDE', tierRequirement: [gold.id] });
+    expect((await claim(customer, { reward_id: exclusive.id })).body.error.code).toBe('NOT_ELIGIBLE');
+    const limited = await createCatalog({ redeemRule: { pointUsage: 1, limitPerUser: 2 } });
+    const overLimit = await claim(customer, { reward_id: limited.id, quantity: 3 });
+    expect([overLimit.status, overLimit.body.error.code]).toEqual([422, 'NOT_ELIGIBLE']);
+    expect((await claim(customer, { reward_id: limited.id, quantity: 2 })).status).toBe(201);
+  });
+
+  it('answers 404 for an unknown reward or customer, and 400 for a bad body', async () => {
+    const catalog = await createCatalog();
+    const customer = await customerWith(0);
+    const noReward = await claim(customer, { reward_id: randomUUID() });
+    expect([noReward.status, noReward.body.error.code]).toEqual([404, 'REWARD_NOT_FOUND']);
+    for (const id of [randomUUID(), 'nobody']) {
+      const noCustomer = await claim(id, { reward_id: catalog.id });
+      expect([id, noCustomer.status, noCustomer.body.error.code]).toEqual([id, 404, 'CUSTOMER_NOT_FOUND']);
+    }
+    const bad = await claim(customer, { quantity: 1.5 });
+    expect([bad.status, detailFields(bad.body)]).toEqual([400, ['quantity', 'reward_id']]);
+    for (const quantity of [0, 101]) {
+      const wrong = await claim(customer, { reward_id: catalog.id, quantity });
+      expect([quantity, wrong.status, detailFields(wrong.body)]).toEqual([quantity, 400, ['quantity']]);
+    }
+  });
+
+  it('answers a repeated Idempotency-Key with the same claims, once, and 409 for another body', async () => {
+    const catalog = await createCatalog({ redeemRule: { pointUsage: 10 } }, { stock: 20 });
+    const customer = await customerWith(100);
+    const key = unique('claim');
+    const [first, twin] = await Promise.all([0, 1].map(() => claim(customer, { reward_id: catalog.id, quantity: 2 }, admin.token, { 'Idempotency-Key': key })));
+    const again = await claim(customer, { reward_id: catalog.id, quantity: 2 }, admin.token, { 'Idempotency-Key': key });
+    expect([first.status, twin.status, again.status]).toEqual([201, 201, 201]);
+    expect(twin.body).toEqual(first.body);
+    expect(again.body).toEqual(first.body);
+    expect(await balanceOf(customer)).toBe(80);
+    expect(await stockOf(catalog.rewardId)).toBe(18);
+    const other = await claim(customer, { reward_id: catalog.id, quantity: 3 }, admin.token, { 'Idempotency-Key': key });
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) } });
+  });
+});
+
+describe('GET /api/v1/customers/{id}/rewards', () => {
+  it("lists a customer's claims, filtered by status, to staff and to the customer", async () => {
+    const catalog = await createCatalog({ redeemRule: { pointUsage: 5 } });
+    await post(`/api/v1/customers/${bob.id}/points/award`, { points: 50 });
+    const claimed = (await claim(bob.id, { reward_id: catalog.id, quantity: 3 })).body.data as Array<{ id: string }>;
+    await platform.sql.query(`update reward.reward_code set used_at = now(), staff_id = 'staff' where id = $1`, [claimed[0].id]);
+    await platform.sql.query(`update reward.reward_code set expired_at = now() - interval '1 day' where id = $1`, [claimed[1].id]);
+    const all = await get(`/api/v1/customers/${bob.id}/rewards`, bob.token);
+    expect(all.status).toBe(200);
+    expect(all.body.pagination).toEqual({ page: 1, limit: 20, total: 3 });
+    expect(all.body.data.map((item: { id: string }) => item.id).sort()).toEqual(claimed.map((item) => item.id).sort());
+    const statusOf = async (status: string) => (await get(`/api/v1/customers/${bob.id}/rewards?status=${status}`)).body.data.map((item: { id: string; status: string }) => [item.id, item.status]);
+    expect(await statusOf('used')).toEqual([[claimed[0].id, 'used']]);
+    expect(await statusOf('expired')).toEqual([[claimed[1].id, 'expired']]);
+    expect(await statusOf('available')).toEqual([[claimed[2].id, 'available']]);
+    expect((await get(`/api/v1/customers/${bob.id}/rewards`, alice.token)).status).toBe(403);
+    const bad = await get(`/api/v1/customers/${bob.id}/rewards?status=lost`);
+    expect([bad.status, detailFields(bad.body)]).toEqual([400, ['status']]);
+    const unknown = await get(`/api/v1/customers/${randomUUID()}/rewards`);
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'CUSTOMER_NOT_FOUND']);
+  });
+});

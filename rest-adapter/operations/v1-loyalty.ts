@@ -2,6 +2,7 @@
 
 const LEDGER_ENTRY = 'id memberId actionType amount note balanceAfter createdAt';
 
+const CLAIM_FIELDS = 'id code memberId rewardCatalogId qrCode status expiredAt createdAt';
 const CATALOG_FIELDS = `id name_en name_th name_cn description_en description_th description_cn imageUrl isActive status tierCondition tierRequirement
   redeemRule { pointUsage } reward { type imageUrl stock stockType deletedAt }`;
 /** Every tier's name, for `tier_required` (a catalog names its tiers by id). */
@@ -28,4 +29,9 @@ export const V1_LOYALTY_OPERATIONS = {
   V1Reward: `query V1Reward($id: ID!) { reward: rewardCatalog(id: $id) { ${CATALOG_FIELDS} } ${TIER_NAMES} }`,
   V1Tiers: `query V1Tiers($page: Int, $limit: Int) { tiers(page: $page, limit: $limit) { meta { page limit total } data { ${TIER_FIELDS} } } }`,
   V1Tier: `query V1Tier($id: ID!) { tier(id: $id) { ${TIER_FIELDS} } }`,
+  V1ClaimReward: `mutation V1ClaimReward($id: ID!, $memberId: ID, $quantity: Int, $idempotencyKey: String) {
+    claim: claimRewardCatalog(id: $id, memberId: $memberId, quantity: $quantity, idempotencyKey: $idempotencyKey) {
+      memberId rewardCatalogId quantity pointsSpent pointTransactionId codes { ${CLAIM_FIELDS} } } }`,
+  V1CustomerRewards: `query V1CustomerRewards($id: ID!, $status: RewardCodeStatus, $page: Int, $limit: Int) {
+    member(id: $id) { id rewardCodes(status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${CLAIM_FIELDS} } } } }`,
 };

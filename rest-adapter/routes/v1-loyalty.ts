@@ -1,5 +1,6 @@
 import { Route } from '../route';
 import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from '../v1/awards';
+import { claimAnswerOf, claimFailure, claimOf, claimVariables, customerRewardsVariables, redemptionAnswerOf } from '../v1/claims';
 import { V1_BASE } from '../v1/envelope';
 import { CatalogRecord, rewardListVariables, rewardOf, tierOf } from '../v1/rewards';
 import { BalanceRecord, customerIdOf, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from '../v1/points';
@@ -89,5 +90,41 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     notFound: 'TIER_NOT_FOUND',
     variables: ({ params }) => ({ id: params.id }),
     payload: ({ tier }) => tierOf(tier),
+  },
+  {
+    method: 'post',
+    path: `${BASE}/redeem`,
+    operation: 'V1ClaimReward',
+    envelope: 'v1',
+    status: 201,
+    idempotent: true,
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, body }) => claimVariables(params, body),
+    payload: ({ claim }) => redemptionAnswerOf(claim),
+    v1Failure: claimFailure,
+  },
+  {
+    method: 'post',
+    path: `${V1_BASE}/customers/:id/rewards/claim`,
+    operation: 'V1ClaimReward',
+    envelope: 'v1',
+    status: 201,
+    idempotent: true,
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, body }) => claimVariables(params, body),
+    payload: ({ claim }) => claimAnswerOf(claim),
+    v1Failure: claimFailure,
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/customers/:id/rewards`,
+    operation: 'V1CustomerRewards',
+    envelope: 'v1List',
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, query }) => customerRewardsVariables(params, query),
+    payload: ({ member }) => ({ ...member.rewardCodes, data: member.rewardCodes.data.map(claimOf) }),
   },
 ];

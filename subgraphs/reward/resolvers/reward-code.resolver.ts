@@ -1,3 +1,4 @@
+import QRCode from 'qrcode';
 import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
@@ -41,6 +42,11 @@ export class RewardCodeResolver {
   @Mutation(() => RewardCode, { description: 'The calling staff member marks the code used, once; 400 on other characters, a used or an expired code' })
   useRewardCode(@Args() { id, code }: UseRewardCodeArgs, @Caller() staff: Principal, @Ctx() ctx: RewardContext) {
     return ctx.services.codes.use(id, code, staff);
+  }
+
+  @FieldResolver(() => String, { description: 'The code as a QR image, a PNG data URL' })
+  qrCode(@Root() code: RewardCode): Promise<string> {
+    return QRCode.toDataURL(code.code, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
   }
 
   @FieldResolver(() => Reward, { nullable: true, description: "The code's reward, deleted or not" })
