@@ -148,7 +148,7 @@ const claim = (customerId: string, body: Record<string, unknown>, token: string 
 const CLAIM = {
   id: expect.any(String),
   voucher_code: expect.stringMatching(/^[2-9A-Z]{6}$/),
-  qr_code: expect.stringMatching(/^data:image\/png;base64,/),
+  qr_code: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
   status: 'available',
   expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
   created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
