@@ -97,14 +97,20 @@ export class LedgerService {
     );
     const byId = new Map(written.map((row) => [row.id, row]));
     const entries = rows.map((row) => byId.get(row.id)!);
+    // A lot's expiry is the policy's, counted from its entry's exact time (entries are microseconds apart).
     const lots = entries
       .filter((entry) => Number(entry.amount) > 0)
-      .map((entry) => ({ id: randomUUID(), member_id: entry.member_id, transaction_id: entry.id, amount: entry.amount, earned_at: entry.created_at, expires_at: expiresAtFor(this.policy, new Date(entry.created_at)) }));
+      .map((entry) => {
+        const earnedAt = new Date(entry.created_at);
+        const expiresAt = expiresAtFor(this.policy, earnedAt);
+        return { id: randomUUID(), transaction_id: entry.id, expires_in_ms: expiresAt ? expiresAt.getTime() - earnedAt.getTime() : null };
+      });
     if (lots.length > 0) {
       await em.execute(
         `insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
-         select id, member_id, transaction_id, amount, amount, earned_at, expires_at
-           from jsonb_to_recordset(?::jsonb) as l(id uuid, member_id uuid, transaction_id uuid, amount numeric, earned_at timestamptz, expires_at timestamptz)`,
+         select l.id, t.member_id, t.id, t.amount, t.amount, t.created_at, t.created_at + l.expires_in_ms * interval '1 millisecond'
+           from jsonb_to_recordset(?::jsonb) as l(id uuid, transaction_id uuid, expires_in_ms bigint)
+           join point.point_transaction t on t.id = l.transaction_id`,
         [JSON.stringify(lots)],
       );
     }
