@@ -24,7 +24,7 @@ describe('Idempotency-Key', () => {
 
   it('answers a conflict on the key as IDEMPOTENCY_KEY_REUSED, other conflicts as INVALID_STATE', () => {
     expect(v1ErrorOf(409, 'reused', [{ field: 'Idempotency-Key', message: 'reused' }]).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(v1ErrorOf(409, 'state').error.code).toBe('INVALID_STATE');
+    expect(v1ErrorOf(409, 'state', undefined).error.code).toBe('INVALID_STATE');
   });
 });
 
