@@ -141,7 +141,7 @@ describe('POST /api/v1/points/batch-award', () => {
         { customer_id: unknown, points: 5, reason: 'Campaign' },
         { customer_id: second, points: 20 },
         { customer_id: 'not-an-id', points: 5 },
-        { customer_id: first, points: 1, reason: 'Again' },
+        { customer_id: first.toUpperCase(), points: 1, reason: 'Again' },
       ],
     });
     expect(response.status).toBe(200);
@@ -153,7 +153,7 @@ describe('POST /api/v1/points/batch-award', () => {
         { customer_id: unknown, success: false, transaction_id: null, error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } },
         { customer_id: second, success: true, transaction_id: expect.any(String) },
         { customer_id: 'not-an-id', success: false, transaction_id: null, error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } },
-        { customer_id: first, success: true, transaction_id: expect.any(String) },
+        { customer_id: first.toUpperCase(), success: true, transaction_id: expect.any(String) },
       ],
     });
     expect(await balanceOf(first)).toBe(11);

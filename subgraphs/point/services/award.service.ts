@@ -54,8 +54,9 @@ export class AwardService {
     if (idempotencyKey) await this.em.fork().transactional((em) => onceForKey(em, scope, idempotencyKey, input, async () => 'batch'));
     const rows = input.awards.map((row) => ({ ...row, memberId: row.memberId.toLowerCase() }));
     const known = await this.members.known(rows.map((row) => row.memberId), requestId);
-    const results: PointAwardResult[] = rows.map((row) =>
-      known.has(row.memberId) ? pending(row) : failure(row, 'CUSTOMER_NOT_FOUND', `No customer ${row.memberId}`),
+    // Results name each row's member as the caller gave it.
+    const results: PointAwardResult[] = input.awards.map((row, index) =>
+      known.has(rows[index].memberId) ? pending(row) : failure(row, 'CUSTOMER_NOT_FOUND', `No customer ${row.memberId}`),
     );
     const todo = rows.map((row, index) => ({ row, index })).filter(({ row }) => known.has(row.memberId));
     for (let start = 0; start < todo.length; start += ROWS_PER_TRANSACTION) {
