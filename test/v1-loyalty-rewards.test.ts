@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { unique } from './support/test-platform';
+import { redemptionTestHooks } from '../subgraphs/reward/services/redemption-test-hooks';
 import { usePlatform } from './support/use-platform';
 
 /** Tiers of this file: special (automatic tiering leaves them alone), at levels far from other files', deleted at the end. */
@@ -258,6 +259,32 @@ describe('POST /api/v1/customers/{id}/rewards/claim and /points/redeem', () => {
     expect(other.status).toBe(409);
     expect(other.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) } });
   });
+});
+
+describe('a claim of several units that dies on the way', () => {
+  afterEach(() => redemptionTestHooks.clear());
+
+  for (const step of ['spent', 'issued'] as const) {
+    it(`is finished by a repeat of its Idempotency-Key after dying once ${step}: the units, points and codes once`, async () => {
+      const catalog = await createCatalog({ redeemRule: { pointUsage: 25 } }, { stock: 6 });
+      const customer = await customerWith(100);
+      const key = unique('crash');
+      redemptionTestHooks.once(step, async () => {
+        throw new Error(`simulated crash after step ${step}`);
+      });
+      const died = await claim(customer, { reward_id: catalog.id, quantity: 3 }, admin.token, { 'Idempotency-Key': key });
+      expect(died.status).toBe(500);
+      expect(died.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+      const repeated = await claim(customer, { reward_id: catalog.id, quantity: 3 }, admin.token, { 'Idempotency-Key': key });
+      expect(repeated.status).toBe(201);
+      expect(repeated.body.data).toHaveLength(3);
+      expect(await balanceOf(customer)).toBe(25);
+      expect(await stockOf(catalog.rewardId)).toBe(3);
+      const codes = await platform.sql.query('select count(*)::int as n from reward.reward_code where member_id = $1', [customer]);
+      expect(codes.rows[0].n).toBe(3);
+      expect((await claim(customer, { reward_id: catalog.id, quantity: 3 }, admin.token, { 'Idempotency-Key': key })).body).toEqual(repeated.body);
+    });
+  }
 });
 
 describe('GET /api/v1/customers/{id}/rewards', () => {
