@@ -63,6 +63,15 @@ describe('POST /api/v1/customers/{id}/points/award', () => {
     expect(other.body.data.id).not.toBe(first.body.data.id);
   });
 
+  it('awards a transaction id once when its awards race', async () => {
+    const [customer] = await makeCustomers(1);
+    const transactionId = unique('order');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => award(customer, { points: 9, transaction_id: transactionId })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
+    expect(await balanceOf(customer)).toBe(9);
+  });
+
   it('takes whole positive points only and names every bad field', async () => {
     const response = await award(alice.id, { points: 1.5, reason: 7, transaction_id: '' });
     expect(response.status).toBe(400);
