@@ -14,6 +14,7 @@ export function v1ContextOf(route: Route): V1FailureContext {
     conflict: route.conflict,
     notFoundByField: route.notFoundByField,
     params: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
+    own: route.v1Failure,
   };
 }
 
