@@ -89,6 +89,16 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     payload: ({ updateCustomer }) => customerOf(updateCustomer, new Set()),
   },
   {
+    method: 'delete',
+    path: `${BASE}/:id`,
+    operation: 'V1DeleteCustomer',
+    envelope: 'v1',
+    doc: { summary: 'Delete a customer: its personal data is erased, its sessions end, customer.deleted is sent (a second delete is 404)' },
+    status: 204,
+    scope: 'admin',
+    notFound: 'CUSTOMER_NOT_FOUND',
+  },
+  {
     // Both variants of Part 3: `tier` (a name, customers table) or `tier_id` (loyalty table); staff only.
     method: 'patch',
     path: `${BASE}/:id/tier`,
