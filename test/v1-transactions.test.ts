@@ -295,7 +295,7 @@ describe('events', () => {
     await refund(transaction.id, { amount: 20 });
     const { rows } = await platform.sql.query(`select type, payload from point.outbox_event where aggregate_id = $1 order by sequence`, [customer.id]);
     expect(rows.map((row) => row.type)).toEqual(['points.earned', 'transaction.completed', 'points.redeemed', 'transaction.refunded']);
-    expect(rows[0].payload).toMatchObject({ memberId: customer.id, actionType: 'EARN', amount: '80.00', purchaseAmount: '80.00', sourceBy: 'Purchase' });
+    expect(rows[0].payload).toMatchObject({ memberId: customer.id, actionType: 'EARN', amount: '80.00', purchaseAmount: '80.00', sourceBy: 'Purchase', referenceId: transaction.id });
     expect(rows[1].payload).toEqual({
       transactionId: transaction.id,
       customerId: customer.id,
@@ -308,7 +308,7 @@ describe('events', () => {
       occurredAt: expect.any(String),
       createdAt: expect.any(String),
     });
-    expect(rows[2].payload).toMatchObject({ memberId: customer.id, actionType: 'SPEND', amount: '20.00' });
+    expect(rows[2].payload).toMatchObject({ memberId: customer.id, actionType: 'SPEND', amount: '20.00', referenceId: transaction.id });
     expect(rows[3].payload).toEqual({
       transactionId: transaction.id,
       refundId: expect.any(String),

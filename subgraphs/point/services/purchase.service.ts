@@ -85,6 +85,8 @@ export class PurchaseService {
       categoryId: input.category ?? null,
       note: `Purchase ${id}`,
       sourceBy: PointSource.Purchase,
+      // points.earned names the purchase (Part 3's transaction_id), as an award names its caller's transaction.
+      referenceId: id,
     });
     await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
       priced.points,
@@ -144,6 +146,7 @@ export class PurchaseService {
             categoryId: purchase.category,
             note: `Refund of purchase ${purchase.id}`,
             sourceBy: PointSource.Purchase,
+            referenceId: purchase.id,
           })
         : null;
     const refund = em.create(PurchaseRefund, {
