@@ -118,6 +118,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
+      if (v1 && status === 204) return void res.status(204).end();
       if (v1) return void res.status(status).json(route.envelope === 'v1List' ? v1ListBody(payload as never, route.pageCounts ?? false) : v1Body(payload));
       if (route.envelope === 'empty') return void res.status(status).end();
       const message = typeof route.message === 'function' ? route.message(result.data) : route.message;

@@ -94,13 +94,9 @@ export interface Route {
   /**
    * The route's own v1 failures: what the platform's failure (status, message, field errors, `data`)
    * answers on this route, such as a 422 business rule (`INSUFFICIENT_POINTS`); undefined keeps the
-   * usual mapping.
+   * usual mapping. Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
    */
   v1Failure?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
-  /** The v1 code of the route's 409s that name a field (a value another record holds: `DUPLICATE`); a 409 naming none stays `INVALID_STATE`. */
-  conflict?: string;
-  /** The v1 `_NOT_FOUND` code of a 404 naming one of these fields (`{tierId: 'TIER_NOT_FOUND'}`), instead of `notFound`. */
-  notFoundByField?: Record<string, string>;
   /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */
   doc?: V1RouteDoc;
 }

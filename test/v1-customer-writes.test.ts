@@ -418,3 +418,84 @@ describe('GET /api/v1/customers/{id}?include=rewards,campaigns and filter[tier]'
     expect(await onTier('Gold th')).toContain(customer.id);
   });
 });
+
+describe('DELETE /api/v1/customers/{id}', () => {
+  it('deletes a customer (204): erases its personal data, ends its sessions, announces customer.deleted; a second delete is 404', async () => {
+    const code = unique('deleted');
+    const login = await call('POST', '/api/v1/auth/chatapp/login', { code, app_id: CHATAPP_APP_ID }, null);
+    const id = login.body.data.user.id as string;
+    const refreshToken = login.body.data.refresh_token as string;
+    const name = unique('Gone ');
+    const email = `${unique('gone')}@example.com`;
+    const updated = await call('PATCH', `${BASE}/${id}`, { name, email, phone: '+66 81 000 0000', date_of_birth: '1990-01-02', gender: 'male', address: { street: '1 Road', city: 'Bangkok' }, language: 'th' });
+    expect(updated.status).toBe(200);
+    expect((await call('GET', `${BASE}?search=${encodeURIComponent(email)}`)).body.pagination.total).toBe(1);
+
+    const response = await call('DELETE', `${BASE}/${id}`);
+    expect(response.status).toBe(204);
+    expect(response.body).toBeUndefined();
+
+    // Absent everywhere: read, list, search; a second delete.
+    expect((await call('GET', `${BASE}/${id}`)).body).toEqual({ error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } });
+    expect((await call('GET', `${BASE}?search=${encodeURIComponent(name)}`)).body.data).toEqual([]);
+    expect((await call('GET', `${BASE}?search=${encodeURIComponent(email)}`)).body.pagination.total).toBe(0);
+    expect((await call('GET', `${BASE}/${id}/points/balance`)).status).toBe(404);
+    // Its access token stands until it expires (docs/security.md), but reaches no customer.
+    expect((await call('GET', `${BASE}/me`, undefined, login.body.data.access_token)).status).toBe(404);
+    const again = await call('DELETE', `${BASE}/${id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe('CUSTOMER_NOT_FOUND');
+
+    // Personal data erased, the row kept under its id.
+    const [row] = (await platform.sql.query('select * from auth.member where id = $1', [id])).rows;
+    expect(row).toMatchObject({
+      name: null, nick_name: null, avatar_url: null, phone_number: null, email: null, birth_day: null, gender: null,
+      address: null, language: null, open_id: null, union_id: null, status: 'INACTIVE', deleted_at: expect.any(Date),
+    });
+
+    // Sessions end: the refresh token no longer works.
+    const refreshed = await platform.api('POST', '/auth/api/get-new-access-token', { body: { refreshToken } });
+    expect(refreshed.status).toBe(401);
+    const live = await platform.sql.query(`select count(*)::int as n from auth.refresh_token where subject_id = $1 and revoked_at is null`, [id]);
+    expect(live.rows[0].n).toBe(0);
+
+    // customer.deleted, once, in the outbox.
+    expect(await eventsOf('auth', 'customer.deleted', id)).toEqual([{ customer_id: id, deleted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
+    expect(new Date((await eventsOf('auth', 'customer.deleted', id))[0].deleted_at).getTime()).toBe(row.deleted_at.getTime());
+  });
+
+  it('does not bring a deleted customer back: its chat-app identity logs in as a new customer', async () => {
+    const code = unique('returning');
+    const first = await call('POST', '/api/v1/auth/chatapp/login', { code, app_id: CHATAPP_APP_ID }, null);
+    const oldId = first.body.data.user.id as string;
+    expect((await call('DELETE', `${BASE}/${oldId}`)).status).toBe(204);
+    const back = await call('POST', '/api/v1/auth/chatapp/login', { code, app_id: CHATAPP_APP_ID }, null);
+    expect(back.status).toBe(200);
+    expect(back.body.data.user.id).not.toBe(oldId);
+    expect((await call('GET', `${BASE}/${back.body.data.user.id}`)).body.data).toMatchObject({ chatapp: { openid: `openid-${code}` }, points_balance: 0 });
+    expect((await call('GET', `${BASE}/${oldId}`)).status).toBe(404);
+  });
+
+  it('needs the admin scope (marketing, tenants and customers 403), and answers 404 CUSTOMER_NOT_FOUND for unknown ids', async () => {
+    const customer = await newCustomer();
+    for (const token of [marketing.token, tenant.token, members[0].token]) {
+      const refused = await call('DELETE', `${BASE}/${customer.id}`, undefined, token);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="admin"');
+    }
+    const self = await platform.loginMember();
+    expect((await call('DELETE', `${BASE}/${self.id}`, undefined, self.token)).status).toBe(403);
+    expect((await call('GET', `${BASE}/${customer.id}`)).status).toBe(200);
+    for (const id of [randomUUID(), 'not-an-id']) {
+      const response = await call('DELETE', `${BASE}/${id}`);
+      expect([id, response.status, response.body]).toEqual([id, 404, { error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } }]);
+    }
+  });
+
+  it('deletes once when two deletions race', async () => {
+    const customer = await newCustomer();
+    const answers = await Promise.all([0, 1].map(() => call('DELETE', `${BASE}/${customer.id}`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([204, 404]);
+    expect(await eventsOf('auth', 'customer.deleted', customer.id)).toHaveLength(1);
+  });
+});

@@ -303,6 +303,10 @@ describe('GET /api/v1/customers/{id}/rewards', () => {
     expect(await statusOf('expired')).toEqual([[claimed[1].id, 'expired']]);
     expect(await statusOf('available')).toEqual([[claimed[2].id, 'available']]);
     expect((await get(`/api/v1/customers/${bob.id}/rewards`, alice.token)).status).toBe(403);
+    // Tenant staff hold `read` and reward:read (contract section 2).
+    const byTenant = await get(`/api/v1/customers/${bob.id}/rewards`, tenant.token);
+    expect(byTenant.status).toBe(200);
+    expect(byTenant.body.data).toEqual(all.body.data);
     const bad = await get(`/api/v1/customers/${bob.id}/rewards?status=lost`);
     expect([bad.status, detailFields(bad.body)]).toEqual([400, ['status']]);
     const unknown = await get(`/api/v1/customers/${randomUUID()}/rewards`);

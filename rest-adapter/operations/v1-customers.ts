@@ -25,5 +25,6 @@ export const V1_CUSTOMER_OPERATIONS = {
     changeCustomerTier(id: $id, input: $input) { member { ${CUSTOMER_FIELDS} } } }`,
   V1LinkCustomerChatapp: `mutation V1LinkCustomerChatapp($id: ID!, $code: String, $appId: String) {
     linkCustomerChatapp(id: $id, code: $code, appId: $appId) { ${CUSTOMER_FIELDS} } }`,
+  V1DeleteCustomer: `mutation V1DeleteCustomer($id: ID!) { deleteCustomer(id: $id) { id deletedAt } }`,
   V1CustomerSegments: `query V1CustomerSegments($id: ID!) { member(id: $id) { id } memberSegments(memberId: $id) { id name_en name_th name_cn type } }`,
 };

@@ -3,11 +3,14 @@ import { validationError } from '../../core/errors';
 import { isRecordId } from '../../core/ids';
 import { customerIncludes, customerListVariables, customerOf, LIST_INCLUDES, MemberRecord, segmentOf } from '../v1/customers';
 import { V1_BASE } from '../v1/envelope';
+import { conflictOnField, notFoundByField } from '../v1/failures';
 import { arrayOf, dateQuery, object, oneOf, ref, string } from '../v1/openapi-schemas';
 
 const INCLUDE = string({ description: 'comma list of points, tier, rewards, campaigns' });
 
 const BASE = `${V1_BASE}/customers`;
+/** A 409 naming a field: an email, phone or chat-app identity another customer holds. */
+const duplicate = conflictOnField('DUPLICATE');
 
 /** A single customer's include flags: what the operation fetches only when asked. */
 const includeFlags = (raw: unknown) => {
@@ -70,7 +73,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     doc: { summary: 'Create a customer (in the lowest active tier; `chatapp.code` links the chat-app identity)', response: ref('Customer') },
     status: 201,
     notFound: 'CUSTOMER_NOT_FOUND',
-    conflict: 'DUPLICATE',
+    v1Failure: duplicate,
     // The tier the customer starts in is the one the creation read; the cluster places the customer there on customer.created.
     payload: ({ createCustomer }) => customerOf({ ...createCustomer.member, tier: createCustomer.tier ?? createCustomer.member.tier }, new Set()),
   },
@@ -82,8 +85,18 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     doc: { summary: 'Update a customer\'s profile (fields left out stay, null clears)', response: ref('Customer') },
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
-    conflict: 'DUPLICATE',
+    v1Failure: duplicate,
     payload: ({ updateCustomer }) => customerOf(updateCustomer, new Set()),
+  },
+  {
+    method: 'delete',
+    path: `${BASE}/:id`,
+    operation: 'V1DeleteCustomer',
+    envelope: 'v1',
+    doc: { summary: 'Delete a customer: its personal data is erased, its sessions end, customer.deleted is sent (a second delete is 404)' },
+    status: 204,
+    scope: 'admin',
+    notFound: 'CUSTOMER_NOT_FOUND',
   },
   {
     // Both variants of Part 3: `tier` (a name, customers table) or `tier_id` (loyalty table); staff only.
@@ -93,7 +106,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     envelope: 'v1',
     doc: { summary: 'Change a customer\'s tier by name (`tier`) or id (`tier_id`), with the `reason` kept in its history', response: ref('Customer') },
     notFound: 'CUSTOMER_NOT_FOUND',
-    notFoundByField: { tier: 'TIER_NOT_FOUND', tierId: 'TIER_NOT_FOUND' },
+    v1Failure: notFoundByField({ tier: 'TIER_NOT_FOUND', tierId: 'TIER_NOT_FOUND' }),
     payload: ({ changeCustomerTier }) => customerOf(changeCustomerTier.member, new Set(['tier'])),
   },
   {
@@ -109,7 +122,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     },
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
-    conflict: 'DUPLICATE',
+    v1Failure: duplicate,
     unauthenticated: 'INVALID_CODE',
     variables: ({ params, body }) => ({ id: params.id, code: body.code, appId: body.appId }),
     payload: ({ linkCustomerChatapp }) => customerOf(linkCustomerChatapp, new Set()),

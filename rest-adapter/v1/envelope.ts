@@ -36,10 +36,6 @@ export interface V1FailureContext {
   params: string[];
   /** The route's own 401 code (`INVALID_CODE`), instead of the OAuth form. */
   unauthenticated?: string;
-  /** The route's code of a 409 naming a field (`DUPLICATE`). */
-  conflict?: string;
-  /** The `_NOT_FOUND` code of a 404 naming one of these fields. */
-  notFoundByField?: Record<string, string>;
   /** The route's own failures (Route.v1Failure). */
   own?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
 }
@@ -56,7 +52,5 @@ export function answerV1Failure(res: Response, context: V1FailureContext, status
   if (status === 403) return answerInsufficientScope(res, context.scope, message);
   const onlyPathParams = status === 400 && !!fieldErrors?.length && fieldErrors.every((error) => context.params.includes(error.field));
   const answered = onlyPathParams ? 404 : status;
-  const fieldCode = answered === 404 ? fieldErrors?.map((error) => context.notFoundByField?.[error.field]).find(Boolean) : undefined;
-  if (answered === 409 && context.conflict && fieldErrors?.length) return void res.status(409).json(v1ErrorBody(context.conflict, message, fieldErrors));
-  res.status(answered).json(v1ErrorOf(answered, onlyPathParams ? 'Not found' : message, fieldErrors, fieldCode ?? context.notFound));
+  res.status(answered).json(v1ErrorOf(answered, onlyPathParams ? 'Not found' : message, fieldErrors, context.notFound));
 }

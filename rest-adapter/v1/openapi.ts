@@ -106,7 +106,9 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
   const success = route.envelope === 'v1List'
     ? object({ data: arrayOf(data), pagination: ref(route.pageCounts ? 'CustomerPagination' : 'Pagination') }, ['data', 'pagination'])
     : object({ data }, ['data']);
-  const responses: Record<string, unknown> = { [String(route.status ?? 200)]: { description: 'Success', headers: RATE_HEADERS, content: json(success) } };
+  const responses: Record<string, unknown> = {
+    [String(route.status ?? 200)]: route.status === 204 ? { description: 'Success, no content', headers: RATE_HEADERS } : { description: 'Success', headers: RATE_HEADERS, content: json(success) },
+  };
   if (body || queryParameters.length > 0 || pathParameters.length > 0 || headerParameters.length > 0) responses['400'] = failure('VALIDATION_ERROR: `details` names every bad field');
   if (route.unauthenticated) responses['401'] = failure(`${route.unauthenticated}: the credential in the body was refused`);
   if (!route.public) {

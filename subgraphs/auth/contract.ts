@@ -57,7 +57,7 @@ export interface CustomerUpdated {
   changed: string[];
 }
 
-/** `customer.deleted` (aggregate: the member): named for Part 3; no flow deletes members yet. */
+/** `customer.deleted` (aggregate: the member): `DELETE /api/v1/customers/{id}` (CustomerService.delete). */
 export interface CustomerDeleted {
   customer_id: string;
   deleted_at: string;

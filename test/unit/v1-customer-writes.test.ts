@@ -3,6 +3,7 @@ import { Response } from 'express';
 import { IsLocaleTag } from '../../core/validation';
 import { answerV1Failure, V1FailureContext } from '../../rest-adapter/v1/envelope';
 import { customerListVariables, segmentOf } from '../../rest-adapter/v1/customers';
+import { conflictOnField, notFoundByField } from '../../rest-adapter/v1/failures';
 import { changedFields, customerProfileOf } from '../../subgraphs/auth/services/customer-events';
 import { Gender, Member, MemberStatus } from '../../subgraphs/auth/entities/member';
 
@@ -80,13 +81,15 @@ describe('v1 route error codes', () => {
   }
 
   it('answers a 409 naming a field with the route’s conflict code, one naming none INVALID_STATE', () => {
-    expect(answer({ conflict: 'DUPLICATE' }, 409, ['email']).body.error).toMatchObject({ code: 'DUPLICATE', details: [{ field: 'email', message: 'bad' }] });
-    expect(answer({ conflict: 'DUPLICATE' }, 409).body.error.code).toBe('INVALID_STATE');
+    const duplicate = { own: conflictOnField('DUPLICATE') };
+    expect(answer(duplicate, 409, ['email']).body.error).toMatchObject({ code: 'DUPLICATE', details: [{ field: 'email', message: 'bad' }] });
+    expect(answer(duplicate, 409).body.error.code).toBe('INVALID_STATE');
+    expect(answer(duplicate, 409, ['Idempotency-Key']).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(answer({}, 409, ['email']).body.error.code).toBe('INVALID_STATE');
   });
 
   it('answers a 404 naming a mapped field with its own code, other 404s with the route’s', () => {
-    const byField = { notFoundByField: { tierId: 'TIER_NOT_FOUND' } };
+    const byField = { own: notFoundByField({ tierId: 'TIER_NOT_FOUND' }) };
     expect(answer(byField, 404, ['tierId']).body).toEqual({ error: { code: 'TIER_NOT_FOUND', message: 'failed' } });
     expect(answer(byField, 404).body.error.code).toBe('CUSTOMER_NOT_FOUND');
     expect(answer(byField, 400, ['id'])).toEqual({ status: 404, body: { error: { code: 'CUSTOMER_NOT_FOUND', message: 'Not found' } } });

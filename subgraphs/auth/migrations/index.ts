@@ -11,6 +11,7 @@ import { Migration20261124AuthLargeMembers } from './migration-20261124-large-me
 import { Migration20261125ApiKeyScopes } from './migration-20261125-api-key-scopes';
 import { Migration20261126ApiKeyRateLimit } from './migration-20261126-api-key-rate-limit';
 import { Migration20261126CustomerFields } from './migration-20261126-customer-fields';
+import { Migration20261127RewardRead } from './migration-20261127-reward-read';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -27,4 +28,5 @@ export const authMigrations = {
   Migration20261125ApiKeyScopes,
   Migration20261126ApiKeyRateLimit,
   Migration20261126CustomerFields,
+  Migration20261127RewardRead,
 };

@@ -5,7 +5,7 @@ import { AuthContext } from '../context';
 import { AUTH } from '../contract';
 import { Member } from '../entities/member';
 import { CreateCustomerInput, LinkChatappArgs, UpdateCustomerInput } from '../types/customer.inputs';
-import { CustomerCreation } from '../types/customer.types';
+import { CustomerCreation, CustomerDeletion } from '../types/customer.types';
 
 /** v1 customers: members written with the v1 fields (contract section 5). */
 @Resolver()
@@ -26,5 +26,11 @@ export class CustomerResolver {
   @Mutation(() => Member, { description: 'Links the chat-app identity of a login code to the member' })
   linkCustomerChatapp(@Args() { id, code, appId }: LinkChatappArgs, @Ctx() ctx: AuthContext) {
     return ctx.services.customers.linkChatapp(id, code, appId);
+  }
+
+  @Authorized(AUTH.permissions.memberManage)
+  @Mutation(() => CustomerDeletion, { description: 'Soft-deletes a member: erases its personal data, ends its sessions, announces customer.deleted' })
+  deleteCustomer(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.customers.delete(id);
   }
 }

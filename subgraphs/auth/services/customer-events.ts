@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../../core/events/outbox-event';
-import { AUTH, CustomerCreated, CustomerUpdated } from '../contract';
+import { AUTH, CustomerCreated, CustomerDeleted, CustomerUpdated } from '../contract';
 import { Member, MemberStatus } from '../entities/member';
 
 type CustomerProfile = CustomerUpdated['customer'];
@@ -51,4 +51,10 @@ export function announceCustomerUpdated(em: EntityManager, before: CustomerProfi
   if (changed.length === 0) return;
   const payload: CustomerUpdated = { customer, changed };
   recordEvent(em, AUTH.events.customerUpdated, payload, { aggregateId: member.id });
+}
+
+/** `customer.deleted`, in the deletion's transaction: Part 3's payload `{customer_id, deleted_at}`. */
+export function announceCustomerDeleted(em: EntityManager, member: Member, deletedAt: Date): void {
+  const payload: CustomerDeleted = { customer_id: member.id, deleted_at: deletedAt.toISOString() };
+  recordEvent(em, AUTH.events.customerDeleted, payload, { aggregateId: member.id });
 }

@@ -1,16 +1,37 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { AppError, conflict, validationError } from '../../../core/errors';
+import { AppError, conflict, notFound, validationError } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
 import { Address, Gender, Member, MemberStatus } from '../entities/member';
 import { CreateCustomerInput, CustomerFieldsInput, UpdateCustomerInput } from '../types/customer.inputs';
-import { CustomerCreation } from '../types/customer.types';
-import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } from './customer-events';
+import { CustomerCreation, CustomerDeletion } from '../types/customer.types';
+import { announceCustomerCreated, announceCustomerDeleted, announceCustomerUpdated, customerProfileOf } from './customer-events';
 import { entryTierName } from './entry-tier-supergraph';
 import { announceProfile, MemberService } from './member.service';
+import { SessionService } from './session.service';
 
 const GENDER_OF: Record<string, Gender> = { male: Gender.Male, female: Gender.Female, other: Gender.Other };
 const DUPLICATE_EMAIL = 'Another customer has this e-mail address';
 const DUPLICATE_CHATAPP = 'This chat-app identity belongs to another customer';
+
+/**
+ * What a deletion erases (docs/decisions.md, v1 follow-ups): every field that names or reaches the
+ * person. The id, status, createdAt and deletedAt stay, so that the ledger, purchases and claims other
+ * domains keep under the id still add up, and name no one.
+ */
+const ERASED: Partial<Member> = {
+  name: null,
+  nickName: null,
+  avatarUrl: null,
+  phoneNumber: null,
+  email: null,
+  birthDay: null,
+  gender: null,
+  address: null,
+  language: null,
+  openId: null,
+  unionId: null,
+};
 
 /** v1 customers (contract section 5): members created, changed and linked to the chat app with the v1 fields. */
 export class CustomerService {
@@ -69,6 +90,24 @@ export class CustomerService {
     announceCustomerUpdated(this.em, before, member);
     await this.flush('code');
     return member;
+  }
+
+  /**
+   * Soft-deletes a customer: erases its personal data (ERASED), marks it deleted and inactive, ends its
+   * sessions and announces `customer.deleted` (and the erased profile), all in one transaction. Under
+   * the member's row lock: of two deletions at once, the second finds no live member (404).
+   */
+  async delete(id: string): Promise<CustomerDeletion> {
+    return this.em.transactional(async (em) => {
+      const member = await em.findOne(Member, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!member) throw notFound('Member', id);
+      const deletedAt = new Date();
+      em.assign(member, { ...ERASED, status: MemberStatus.INACTIVE, deletedAt });
+      announceProfile(em, member);
+      announceCustomerDeleted(em, member, deletedAt);
+      await new SessionService(em, this.deps).revokeAllOf('member', member.id);
+      return { id: member.id, deletedAt };
+    });
   }
 
   private async assertEmailFree(email: string): Promise<void> {

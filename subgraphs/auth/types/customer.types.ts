@@ -17,3 +17,10 @@ export class CustomerCreation {
   @Field(() => Member) member: Member;
   @Field(() => CustomerEntryTier, { nullable: true }) tier: CustomerEntryTier | null;
 }
+
+/** A deleted customer: its id and when it was deleted (its personal data is erased). */
+@ObjectType()
+export class CustomerDeletion {
+  @Field(() => ID) id: string;
+  @Field() deletedAt: Date;
+}

@@ -18,7 +18,7 @@ export interface PointMovement {
   sourceBy?: PointSource | null;
   requestTicketId?: string | null;
   receiptVerificationId?: string | null;
-  /** An award's own transaction id, given by its caller. */
+  /** The business transaction of the entry: an award's own transaction id (given by its caller), a purchase's id (its earning and refunds). */
   referenceId?: string | null;
   metadata?: Record<string, unknown> | null;
 }
