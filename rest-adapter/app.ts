@@ -21,6 +21,8 @@ import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBod
 import { v1ErrorBody } from './v1/errors';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
+import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
+import { OAUTH_REGISTRATION_PATH, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
@@ -56,8 +58,11 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   app.use('/files', ...serveFiles(storage.directory));
   app.use(V1_BASE, apiKeyCredential(gateway));
+  const oauthCredentials = new OAuthAccessTokenCredentials(gateway);
+  app.use([V1_BASE, OAUTH_REGISTRATION_PATH], oauthCredentials.middleware);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
+  app.use(oauthRouter(config, gateway, oauthCredentials));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {

@@ -7,6 +7,7 @@ import { REWARD_OPERATIONS } from './reward';
 import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
 import { V1_LOYALTY_OPERATIONS } from './v1-loyalty';
 import { V1_AUTH_OPERATIONS } from './v1-auth';
+import { OAUTH_OPERATIONS } from './oauth';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -19,4 +20,5 @@ export const OPERATIONS: Record<string, string> = {
   ...V1_CUSTOMER_OPERATIONS,
   ...V1_LOYALTY_OPERATIONS,
   ...V1_AUTH_OPERATIONS,
+  ...OAUTH_OPERATIONS,
 };

@@ -16,4 +16,6 @@ export interface AuthDeps {
   logger: Logger;
   /** The notification domain's mail templates, through the supergraph; without it the built-in texts are sent. */
   mailTemplates?: MailTemplates;
+  /** The OAuth authorization server's issuer identifier (PUBLIC_URL), sent back as `iss` with codes. */
+  oauthIssuer?: string;
 }

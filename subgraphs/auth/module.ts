@@ -1,4 +1,5 @@
 import { AccessTokens } from '../../core/auth/jwt';
+import { oauthIssuerOf } from '../../core/auth/oauth';
 import { PasswordHasher } from '../../core/auth/secrets';
 import { createMailer } from '../../core/messaging/mailer';
 import { createSmsSender } from '../../core/messaging/sms';
@@ -10,6 +11,9 @@ import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
 import { Member } from './entities/member';
+import { OAuthAuthorizationCode } from './entities/oauth-authorization-code';
+import { OAuthClient } from './entities/oauth-client';
+import { OAuthToken } from './entities/oauth-token';
 import { PasswordResetSession } from './entities/password-reset-session';
 import { RefreshToken } from './entities/refresh-token';
 import { Role } from './entities/role';
@@ -20,6 +24,7 @@ import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { ConsentResolver } from './resolvers/consent.resolver';
 import { HealthResolver } from './resolvers/health.resolver';
 import { MemberResolver } from './resolvers/member.resolver';
+import { OAuthResolver } from './resolvers/oauth.resolver';
 import { RoleResolver } from './resolvers/role.resolver';
 import { SessionResolver } from './resolvers/session.resolver';
 import { StaffAccountResolver } from './resolvers/staff-account.resolver';
@@ -35,13 +40,13 @@ import { StaffService } from './services/staff.service';
 export const authModule = defineModule({
   contract: AUTH,
   defaultPort: 4001,
-  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance],
+  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, OAuthClient, OAuthAuthorizationCode, OAuthToken],
   migrations: authMigrations,
-  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver],
+  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, OAuthResolver],
   referenceResolvers: {
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
-  environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST'],
+  environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST', 'PUBLIC_URL'],
   deps: ({ config, logger, gateway }): AuthDeps => ({
     tokens: new AccessTokens(config.jwtSecret),
     passwords: new PasswordHasher(config.passwordScryptCost),
@@ -50,6 +55,7 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
+    oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
   supergraphOperations: AUTH_MAIL_OPERATIONS,
   services: authServices,

@@ -9,6 +9,7 @@ import { Migration20261123SessionsKeys } from './migration-20261123-sessions-key
 import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124AuthLargeMembers } from './migration-20261124-large-members';
 import { Migration20261125ApiKeyScopes } from './migration-20261125-api-key-scopes';
+import { Migration20261126OAuth } from './migration-20261126-oauth';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -23,4 +24,5 @@ export const authMigrations = {
   Migration20261123AuthOutboxChain,
   Migration20261124AuthLargeMembers,
   Migration20261125ApiKeyScopes,
+  Migration20261126OAuth,
 };
