@@ -200,6 +200,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
     }),
   );
 
+  const FIELDS = { OAuthToken: 'oauthToken', OAuthRevoke: 'oauthRevoke', OAuthIntrospect: 'oauthIntrospect' } as const;
   /** Token, revocation and introspection: form-encoded, client-authenticated (RFC 6749 §2.3, §3.2). */
   const clientCall = (operation: 'OAuthToken' | 'OAuthRevoke' | 'OAuthIntrospect', answer: (res: Response, data: Record<string, any>) => void) =>
     handle(async (req, res) => {
@@ -207,7 +208,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
         return sendOAuthError(res, { status: 400, error: 'invalid_request', errorDescription: 'The body must be application/x-www-form-urlencoded', basic: false });
       }
       const result = await run(req, res, operation, { params: paramsOf(req.body), authorization: basicAuthorization(req) });
-      const data = (result.data as Record<string, any> | null)?.[operation.charAt(0).toLowerCase() + operation.slice(1)];
+      const data = (result.data as Record<string, any> | null)?.[FIELDS[operation]];
       if (!data) return sendOAuthError(res, failureOf(result));
       if (data.error) {
         if (data.error.error === 'invalid_grant') credentials.forgetAll();

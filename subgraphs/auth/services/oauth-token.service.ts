@@ -15,6 +15,8 @@ import { clientAuthenticates, clientCredentialsOf, oauthError, OAuthParams, oaut
 
 /** How long a platform token exchanged for an OAuth access token lives (the adapter reuses it for less). */
 const EXCHANGED_TOKEN_TTL_SECONDS = 120;
+/** OAuth 2.1: no implicit or password grant. */
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
 
 /**
  * The token endpoint (RFC 6749 with OAuth 2.1 rules, run by @node-oauth/oauth2-server on our model),
@@ -42,7 +44,11 @@ export class OAuthTokenService {
     if (!client || !clientAuthenticates(client, credentials.clientSecret)) {
       return { error: oauthError(401, 'invalid_client', 'Client authentication failed', credentials.basic) };
     }
-    if (params.get('grant_type') === 'client_credentials' && client.isPublic) {
+    const grantType = params.get('grant_type');
+    if (!grantType) return { error: oauthError(400, 'invalid_request', 'Missing parameter: grant_type') };
+    if (!GRANT_TYPES.includes(grantType)) return { error: oauthError(400, 'unsupported_grant_type', `Supported grant types: ${GRANT_TYPES.join(', ')}`) };
+    if (!client.grantTypes.includes(grantType)) return { error: oauthError(400, 'unauthorized_client', `This client is not registered for ${grantType}`) };
+    if (grantType === 'client_credentials' && client.isPublic) {
       return { error: oauthError(400, 'unauthorized_client', 'A public client cannot use client_credentials') };
     }
     const body: Record<string, string> = {};
@@ -61,7 +67,7 @@ export class OAuthTokenService {
       });
       try {
         const token = await server.token(new OAuth2Server.Request({ method: 'POST', headers, query: {}, body }), new OAuth2Server.Response());
-        const refreshToken = params.get('grant_type') === 'client_credentials' ? null : (token.refreshToken ?? null);
+        const refreshToken = grantType === 'client_credentials' ? null : (token.refreshToken ?? null);
         return { token: { accessToken: token.accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS, refreshToken, scope: (token.scope ?? []).join(' ') } };
       } catch (error) {
         return { error: libraryError(error, credentials.basic) };
