@@ -94,6 +94,7 @@ export async function authorizationCode(platform: TestPlatform, staff: TestStaff
     client_id: client.client_id,
     redirect_uri: client.redirect_uris[0],
     state: 'xyz',
+    scope: 'read write',
     code_challenge: pkce.challenge,
     code_challenge_method: 'S256',
     ...extra,
