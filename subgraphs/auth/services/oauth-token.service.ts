@@ -53,9 +53,11 @@ export class OAuthTokenService {
     }
     const body: Record<string, string> = {};
     for (const { name } of given) body[name] = params.get(name) ?? '';
-    if (!credentials.basic) body.client_id = client.clientId;
+    // The library reads HTTP Basic without the form-decoding of RFC 6749 §2.3.1: it gets the decoded credentials as parameters.
+    body.client_id = client.clientId;
+    if (credentials.clientSecret !== undefined) body.client_secret = credentials.clientSecret;
+    else delete body.client_secret;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1' };
-    if (authorization) headers.authorization = authorization;
     return this.em.transactional(async (em) => {
       const server = new OAuth2Server({
         model: new OAuthModel(em),
