@@ -224,8 +224,8 @@ describe('POST /oauth/authorize', () => {
     expect(location.searchParams.get('state')).toBe('abc');
     expect(location.searchParams.get('iss')).toBe(issuer());
     const code = location.searchParams.get('code')!;
-    const stored = await platform.sql.query('select staff_id, scopes, extract(epoch from expires_at - created_at) as ttl from auth.oauth_authorization_code where code_hash = $1', [sha256(code)]);
-    expect(stored.rows[0]).toEqual({ staff_id: admin.id, scopes: ['read', 'write'], ttl: '600.000000' });
+    const stored = await platform.sql.query('select staff_id, scopes, round(extract(epoch from expires_at - created_at))::int as ttl from auth.oauth_authorization_code where code_hash = $1', [sha256(code)]);
+    expect(stored.rows[0]).toEqual({ staff_id: admin.id, scopes: ['read', 'write'], ttl: 600 });
   });
 
   it('deny: redirects with access_denied and state, without signing in', async () => {
