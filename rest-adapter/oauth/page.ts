@@ -22,9 +22,9 @@ main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
 h1{font-size:1.35rem;margin:0 0 .75rem;overflow-wrap:anywhere}
 ul{padding-left:1.2rem;margin:.25rem 0 1rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input[type=email],input[type=password]{box-sizing:border-box;width:100%;padding:.7rem;font-size:1rem;border:1px solid #8a8f98;border-radius:8px}
+input[type=email],input[type=password]{box-sizing:border-box;width:100%;padding:.7rem;font:inherit;border:1px solid #8a8f98;border-radius:8px}
 .buttons{display:flex;gap:.75rem;margin-top:1.25rem}
-button{flex:1;padding:.8rem;font-size:1rem;border-radius:8px;border:1px solid #1a56db;cursor:pointer;min-height:44px}
+button{flex:1;padding:.8rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid #1a56db;cursor:pointer;min-height:44px}
 button[value=allow]{background:#1a56db;color:#fff}
 button[value=deny]{background:#fff;color:#1a56db}
 .error{background:#fdecea;color:#8a1c12;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
