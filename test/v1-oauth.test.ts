@@ -419,6 +419,30 @@ describe('POST /oauth/token', () => {
     expect(latest.body.error).toBe('invalid_grant');
   });
 
+  it('of two concurrent refreshes with one token, one wins and the other revokes the family (the winner included)', async () => {
+    const auth = { authorization: basic(client.client_id, client.client_secret!) };
+    const tokens = await tokensFor(client);
+    const answers = await Promise.all([0, 1].map(() => postForm(platform, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, auth)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const winner = answers.find((answer) => answer.status === 200)!;
+    expect((await customers(winner.body.access_token)).status).toBe(401);
+    const next = await postForm(platform, '/oauth/token', { grant_type: 'refresh_token', refresh_token: winner.body.refresh_token }, auth);
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
+  it('a code issued without a PKCE challenge (confidential client) is exchanged without a verifier and refuses one', async () => {
+    const auth = { authorization: basic(client.client_id, client.client_secret!) };
+    const withoutPkce = async () => {
+      const answer = await consent(platform, admin, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'read', state: 's' });
+      return new URL(answer.location!).searchParams.get('code')!;
+    };
+    const refused = await postForm(platform, '/oauth/token', { grant_type: 'authorization_code', code: await withoutPkce(), redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier }, auth);
+    expect(refused.body.error).toBe('invalid_grant');
+    const accepted = await postForm(platform, '/oauth/token', { grant_type: 'authorization_code', code: await withoutPkce(), redirect_uri: REDIRECT_URI }, auth);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.scope).toBe('read');
+  });
+
   it('client_credentials: a token without refresh_token that acts as the registering admin, narrowed to the client scopes', async () => {
     const response = await postForm(platform, '/oauth/token', { grant_type: 'client_credentials', scope: 'read' }, { authorization: basic(client.client_id, client.client_secret!) });
     expect(response.status).toBe(200);
