@@ -86,6 +86,36 @@ describe('POST /oauth/register', () => {
     }
   });
 
+  it('takes an API key with the admin scope; its client_credentials tokens act as the key, within its scopes', async () => {
+    const key = await platform.api('POST', '/auth/api/services/generate-api-key', {
+      token: admin.token,
+      body: { name: unique('key'), roleId: await platform.roleId('admin'), scopes: ['read', 'admin'] },
+    });
+    expect(key.status).toBe(201);
+    const registered = await platform.api('POST', '/oauth/register', {
+      headers: { 'x-api-key': key.body.data.apiKey },
+      body: { client_name: 'Made by a key', grant_types: ['client_credentials'], scope: 'read write' },
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body.redirect_uris).toEqual([]);
+    expect(registered.body.response_types).toEqual([]);
+    const auth = { authorization: basic(registered.body.client_id, registered.body.client_secret) };
+    const token = await postForm(platform, '/oauth/token', { grant_type: 'client_credentials' }, auth);
+    expect(token.status).toBe(200);
+    expect(token.body.scope).toBe('read');
+    expect((await customers(token.body.access_token)).status).toBe(200);
+    const readOnlyKey = await platform.api('POST', '/auth/api/services/generate-api-key', {
+      token: admin.token,
+      body: { name: unique('key'), roleId: await platform.roleId('admin'), scopes: ['read'] },
+    });
+    const refused = await platform.api('POST', '/oauth/register', { token: readOnlyKey.body.data.apiKey, body: { client_name: 'x', redirect_uris: [REDIRECT_URI] } });
+    expect(refused.status).toBe(403);
+    await platform.api('DELETE', `/auth/api/services/revoke/${key.body.data.id}`, { token: admin.token });
+    const afterRevocation = await postForm(platform, '/oauth/token', { grant_type: 'client_credentials' }, auth);
+    expect(afterRevocation.status).toBe(400);
+    expect(afterRevocation.body.error).toBe('invalid_grant');
+  });
+
   it('refuses redirect URIs that are not https (or http on loopback) with invalid_redirect_uri naming each', async () => {
     const response = await platform.api('POST', '/oauth/register', {
       token: admin.token,

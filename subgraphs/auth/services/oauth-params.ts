@@ -39,7 +39,8 @@ export function clientCredentialsOf(params: OAuthParams, authorization: string |
     if (colon < 0) return { basic: true, malformed: true };
     try {
       const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
-      return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)), basic: true };
+      // An empty password (some libraries send `id:` for public clients) is no secret.
+      return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) || undefined, basic: true };
     } catch {
       return { basic: true, malformed: true };
     }
