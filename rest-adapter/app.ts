@@ -60,7 +60,7 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
-  const oauthCredentials = new OAuthAccessTokenCredentials(gateway);
+  const oauthCredentials = new OAuthAccessTokenCredentials(gateway, config.jwtSecret);
   app.use([V1_BASE, OAUTH_REGISTRATION_PATH], oauthCredentials.middleware);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());

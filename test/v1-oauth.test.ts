@@ -519,6 +519,19 @@ describe('OAuth access tokens on /api/v1', () => {
     expect(noRead.body.error).toBe('insufficient_scope');
   });
 
+  it('cannot be exchanged for the platform token by anyone but the REST adapter (the gateway refuses clients)', async () => {
+    const client = await registerClient(platform, admin);
+    const tokens = await tokensFor(client, admin, { scope: 'read' });
+    const exchange = 'mutation($t: String!) { exchangeOAuthAccessToken(accessToken: $t) { accessToken } }';
+    const anonymous = await platform.graphql(exchange, { t: tokens.access_token });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const asAdmin = await platform.graphql(exchange, { t: tokens.access_token }, admin.token);
+    expect(asAdmin.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(asAdmin.body.data).toBeNull();
+    const withTheOAuthToken = await platform.graphql('{ myApiKeys { data { id } } }', {}, tokens.access_token);
+    expect(withTheOAuthToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
   it('an unknown or malformed OAuth token is 401 invalid_token', async () => {
     for (const token of ['lpo_at_unknowntokenvalue123456', 'lpo_at_!']) {
       const response = await customers(token);

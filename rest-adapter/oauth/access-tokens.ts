@@ -1,6 +1,8 @@
 import { RequestHandler } from 'express';
 import { createHash } from 'node:crypto';
-import { OAUTH_ACCESS_TOKEN_PREFIX } from '../../core/auth/oauth';
+import { AccessTokens } from '../../core/auth/jwt';
+import { OAUTH_ACCESS_TOKEN_PREFIX, REST_ADAPTER_PRINCIPAL } from '../../core/auth/oauth';
+import { ServiceIdentity } from '../../core/auth/service-identity';
 import { OperationExecutor } from '../../core/graphql-http';
 import { OPERATIONS } from '../operations';
 
@@ -19,7 +21,14 @@ const TOKEN = /^lpo_at_[A-Za-z0-9_-]{16,256}$/;
 export class OAuthAccessTokenCredentials {
   private readonly exchanged = new Map<string, { authorization: string | undefined; until: number }>();
 
-  constructor(private readonly gateway: OperationExecutor) {}
+  private readonly identity: ServiceIdentity;
+
+  constructor(
+    private readonly gateway: OperationExecutor,
+    jwtSecret: string,
+  ) {
+    this.identity = new ServiceIdentity(new AccessTokens(jwtSecret), REST_ADAPTER_PRINCIPAL);
+  }
 
   /** After a revocation: whatever was exchanged is asked again (revocations are rare, exchanges cheap). */
   forgetAll(): void {
@@ -33,11 +42,13 @@ export class OAuthAccessTokenCredentials {
       const hash = createHash('sha256').update(bearer).digest('hex');
       let known = this.exchanged.get(hash);
       if (!known || known.until <= Date.now()) {
-        const result = TOKEN.test(bearer) ? await this.gateway({ query: OPERATIONS.ExchangeOAuthAccessToken, variables: { accessToken: bearer } }, { requestId: res.locals.requestId }) : undefined;
+        const result = TOKEN.test(bearer)
+          ? await this.gateway({ query: OPERATIONS.ExchangeOAuthAccessToken, variables: { accessToken: bearer } }, { authorization: await this.identity.authorization(), requestId: res.locals.requestId })
+          : undefined;
         const answer = (result?.data as { exchangeOAuthAccessToken?: { accessToken?: string; expiresIn?: number } } | undefined)?.exchangeOAuthAccessToken;
         const reuse = Math.min(REUSE_MS, Math.max(0, ((answer?.expiresIn ?? 0) - 5) * 1000));
         known = { authorization: answer?.accessToken ? `Bearer ${answer.accessToken}` : undefined, until: Date.now() + (answer?.accessToken ? reuse : REUSE_MS) };
-        // A refusal is remembered as well as a token; an outage (no answer about the token) is not.
+        // A refusal of the token is remembered as well as a token; an outage (no answer about the token) is not.
         const refused = !result || result.errors?.some((error) => error.extensions?.code === 'UNAUTHENTICATED' || error.extensions?.code === 'VALIDATION');
         if (this.exchanged.size >= KEPT) this.exchanged.delete(this.exchanged.keys().next().value!);
         if (answer?.accessToken || refused) this.exchanged.set(hash, known);

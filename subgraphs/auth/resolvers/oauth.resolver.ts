@@ -58,10 +58,10 @@ export class OAuthResolver {
     return ctx.services.oauthTokens.introspect(params, authorization, ctx.services.oauthIssuer);
   }
 
-  @Public()
+  @Authorized(Access.service)
   @OncePerRequest()
-  @Mutation(() => ServiceAccessToken, { description: 'Exchanges an OAuth access token for the platform token it stands for' })
-  exchangeOAuthAccessToken(@Args() { accessToken }: OAuthAccessTokenArgs, @Ctx() ctx: AuthContext) {
-    return ctx.services.oauthTokens.exchange(accessToken);
+  @Mutation(() => ServiceAccessToken, { description: "Exchanges an OAuth access token for the platform token it stands for; the REST adapter's own identity only" })
+  exchangeOAuthAccessToken(@Args() { accessToken }: OAuthAccessTokenArgs, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.oauthTokens.exchange(accessToken, caller);
   }
 }

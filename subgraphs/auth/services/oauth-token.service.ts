@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
-import { OAUTH_REFRESH_TOKEN_TTL_SECONDS } from '../../../core/auth/oauth';
+import { mayExchangeOAuthTokens, OAUTH_REFRESH_TOKEN_TTL_SECONDS } from '../../../core/auth/oauth';
 import { Principal } from '../../../core/auth/principal';
 import { hashToken } from '../../../core/auth/secrets';
-import { unauthenticated } from '../../../core/errors';
+import { forbidden, unauthenticated } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
 import { OAuthClient } from '../entities/oauth-client';
 import { OAuthToken } from '../entities/oauth-token';
@@ -112,9 +112,11 @@ export class OAuthTokenService {
   /**
    * The platform token an OAuth access token stands for (the REST adapter exchanges it, as it does API
    * keys): the subject's principal now, carrying the granted scopes narrowed to its role. 401 when the
-   * token is unknown, expired, revoked (its family too), or its subject no longer stands.
+   * token is unknown, expired, revoked (its family too), or its subject no longer stands. Only the
+   * adapter's own identity may ask: the answer must never reach a client (it holds the role's permissions).
    */
-  async exchange(accessToken: string): Promise<ServiceAccessToken> {
+  async exchange(accessToken: string, caller: Principal): Promise<ServiceAccessToken> {
+    if (!mayExchangeOAuthTokens(caller)) throw forbidden('Only the REST adapter exchanges OAuth access tokens');
     const token = await this.em.findOne(OAuthToken, { accessTokenHash: hashToken(accessToken), revokedAt: null });
     const remaining = token ? Math.floor((token.accessExpiresAt.getTime() - Date.now()) / 1000) : 0;
     const subject = token && remaining > 0 ? await oauthSubjectPrincipal(this.em, token.subjectKind, token.subjectId) : undefined;
