@@ -48,7 +48,7 @@ const MAX_BUDGETS = 100_000;
 /**
  * Per-caller hourly limits (spec Part 1) shared by every REST adapter and gateway through PostgreSQL
  * (`edge.rate_limit`): the standard tier for staff, members and anonymous callers (keyed by token
- * subject, else by client IP), the premium tier for service API keys. Each instance reserves a block
+ * subject, else by client IP), the premium tier for service API keys, or the enterprise tier at the limit a key was given. Each instance reserves a block
  * of requests (`reservationBlock`) in one write and serves the caller from it: together the instances
  * never let a caller exceed the limit, and may refuse it up to a block per other instance early.
  * Should the database not answer, each instance falls back to counting in memory rather than
@@ -57,11 +57,16 @@ const MAX_BUDGETS = 100_000;
 export class CallerRateLimiter {
   private readonly budgets = new Map<string, LocalBudget>();
 
+  /** The enterprise tiers: one counter per limit that API keys were given (`rateLimitPerHour`). */
+  private readonly enterprise = new Map<number, RateLimiterPostgres>();
+
   private constructor(
     private readonly pool: Pool,
     private readonly limits: Config['rateLimit'],
-    private readonly standard: RateLimiterPostgres,
-    private readonly premium: RateLimiterPostgres,
+    private readonly tier: (keyPrefix: string, points: number) => RateLimiterPostgres,
+    private readonly namespace: string,
+    private readonly standard = tier(`${namespace}:standard`, limits.standardPerHour),
+    private readonly premium = tier(`${namespace}:premium`, limits.premiumPerHour),
   ) {}
 
   /** `namespace` separates counters of platforms that share a database but must not share budgets (tests). */
@@ -83,21 +88,35 @@ export class CallerRateLimiter {
         duration: HOUR_SECONDS,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: HOUR_SECONDS }),
       });
-    return new CallerRateLimiter(pool, limits, tier(`${namespace}:standard`, limits.standardPerHour), tier(`${namespace}:premium`, limits.premiumPerHour));
+    return new CallerRateLimiter(pool, limits, tier, namespace);
   }
 
-  /** Counts one request of the caller: its principal when it has a valid token, else its IP. */
+  /**
+   * Counts one request of the caller: its principal when it has a valid token, else its IP. Service
+   * principals (API keys) are premium, or enterprise at the limit their key was given.
+   */
   async consume(principal: Principal | undefined, ip: string | undefined): Promise<RateLimitDecision> {
-    const isService = principal?.kind === 'service';
-    const limit = isService ? this.limits.premiumPerHour : this.limits.standardPerHour;
-    // The key names the tier too: only service principals are premium.
-    const key = principal ? `${principal.kind}:${principal.id}` : `ip:${ip ?? 'unknown'}`;
+    const { limit, limiter, tierName } = this.tierOf(principal);
+    // The key names the tier too, so that a key given another limit starts a counter of its own.
+    const key = principal ? `${principal.kind}:${principal.id}${tierName === 'enterprise' ? `:${limit}` : ''}` : `ip:${ip ?? 'unknown'}`;
     const budget = this.budgets.get(key);
     if (budget && budget.endsAt > Date.now()) {
       if (budget.available > 0) return this.take(budget, limit);
       if (budget.exhausted) return decision(false, limit, 0, budget.endsAt);
     }
-    return this.reserve(key, limit, isService ? this.premium : this.standard);
+    return this.reserve(key, limit, limiter);
+  }
+
+  private tierOf(principal: Principal | undefined): { limit: number; limiter: RateLimiterPostgres; tierName: 'standard' | 'premium' | 'enterprise' } {
+    if (principal?.kind !== 'service') return { limit: this.limits.standardPerHour, limiter: this.standard, tierName: 'standard' };
+    const own = principal.rateLimitPerHour;
+    if (!own) return { limit: this.limits.premiumPerHour, limiter: this.premium, tierName: 'premium' };
+    let limiter = this.enterprise.get(own);
+    if (!limiter) {
+      limiter = this.tier(`${this.namespace}:enterprise:${own}`, own);
+      this.enterprise.set(own, limiter);
+    }
+    return { limit: own, limiter, tierName: 'enterprise' };
   }
 
   /** Takes a block from the shared counter; what the counter had left of it (at least one) becomes the local budget. */

@@ -5,6 +5,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { operationProtection } from '../gateway/operation-limits';
 import { OPERATIONS } from '../rest-adapter/operations';
+import { isV1Route } from '../rest-adapter/route';
+import { ROUTES } from '../rest-adapter/routes';
+import { v1OpenApi } from '../rest-adapter/v1/openapi';
+import { openApiProblems } from './openapi-check';
 import { operationAccess } from '../core/auth/access';
 import { buildDomainSchema } from '../core/module';
 import { MODULES } from '../subgraphs/registry';
@@ -16,7 +20,8 @@ import { dockerCompose } from './docker-compose';
  * `npm run schema:check` (CI): fails when the committed files differ from what the code produces,
  * when the registry is inconsistent (names, ports), when composition fails, or when a REST operation
  * (or one a domain runs on the gateway) does not validate against the supergraph or breaks the
- * gateway's operation limits.
+ * gateway's operation limits, or when the v1 OpenAPI description (schema/openapi-v1.json, from the
+ * route table) is not valid OpenAPI 3.1.
  */
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
@@ -50,6 +55,12 @@ async function main(): Promise<void> {
   }
   const outputs: Record<string, string> = Object.fromEntries(Object.entries(files).map(([file, content]) => [join(__dirname, file), content]));
   outputs[join(__dirname, '..', 'docker-compose.yml')] = dockerCompose(MODULES);
+  if (!composition.errors) {
+    const openApi = v1OpenApi(ROUTES, composition.schema.toAPISchema().toGraphQLJSSchema());
+    problems.push(...(await openApiProblems(openApi)));
+    for (const route of ROUTES.filter(isV1Route)) if (!route.doc) problems.push(`v1 route ${route.method.toUpperCase()} ${route.path} has no doc for the OpenAPI description`);
+    outputs[join(__dirname, 'openapi-v1.json')] = `${JSON.stringify(openApi, null, 2)}\n`;
+  }
   const access = accessList();
   outputs[join(__dirname, 'access.md')] = access.text;
   problems.push(...access.problems);

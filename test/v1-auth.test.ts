@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CHATAPP_APP_ID } from './support/fake-chatapp';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
@@ -82,5 +84,15 @@ describe('POST /api/v1/auth/chatapp/login', () => {
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: 'invalid_token', error_description: expect.any(String) });
     expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+  });
+});
+
+describe('GET /api/v1/openapi.json', () => {
+  it('serves the description generated from the route table to anyone, as schema/openapi-v1.json holds it', async () => {
+    const response = await platform.api('GET', '/api/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual(JSON.parse(readFileSync(join(__dirname, '..', 'schema', 'openapi-v1.json'), 'utf8')));
+    expect(response.body.paths['/api/v1/customers/{id}'].get.operationId).toBe('V1Customer');
   });
 });

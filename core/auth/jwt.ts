@@ -15,6 +15,8 @@ interface AccessClaims {
   perms: string[];
   /** The granted v1 scopes, when the credential has its own (API keys). */
   scp?: string[];
+  /** The credential's own hourly request limit, when it has one (enterprise API keys). */
+  rlh?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class AccessTokens {
   }
 
   sign(principal: Principal, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-    const claims: AccessClaims = { typ: principal.kind, role: principal.role, perms: principal.permissions, ...(principal.scopes ? { scp: principal.scopes } : {}) };
+    const claims: AccessClaims = { typ: principal.kind, role: principal.role, perms: principal.permissions, ...(principal.scopes ? { scp: principal.scopes } : {}), ...(principal.rateLimitPerHour ? { rlh: principal.rateLimitPerHour } : {}) };
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(principal.id)
@@ -61,7 +63,7 @@ export class AccessTokens {
         audience: ACCESS_TOKEN_AUDIENCE,
       });
       if (!payload.sub || !payload.typ || !payload.exp) return undefined;
-      const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? [], Array.isArray(payload.scp) ? payload.scp : undefined);
+      const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? [], Array.isArray(payload.scp) ? payload.scp : undefined, Number.isInteger(payload.rlh) && payload.rlh! > 0 ? payload.rlh : undefined);
       if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { principal, expiresAt: payload.exp * 1000 });
       return principal;

@@ -9,6 +9,8 @@ export class Principal {
     readonly permissions: string[],
     /** The v1 scopes the credential was granted (API keys); undefined when its kind and role decide them. */
     readonly scopes?: string[],
+    /** The credential's own hourly request limit (API keys of the enterprise tier). */
+    readonly rateLimitPerHour?: number,
   ) {}
 
   can(permission: string): boolean {

@@ -11,7 +11,10 @@ export function v1ContextOf(route: Route): V1FailureContext {
     scope: route.scope ?? defaultScope(route.method),
     notFound: route.notFound,
     unauthenticated: route.unauthenticated,
+    conflict: route.conflict,
+    notFoundByField: route.notFoundByField,
     params: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
+    own: route.v1Failure,
   };
 }
 

@@ -6,6 +6,7 @@ import { Member } from './entities/member';
 import { AuthDeps } from './auth-deps';
 import { ApiKeyService } from './services/api-key.service';
 import { ConsentService } from './services/consent.service';
+import { CustomerService } from './services/customer.service';
 import { MemberService } from './services/member.service';
 import { OAuthAuthorizationService } from './services/oauth-authorization.service';
 import { OAuthClientService } from './services/oauth-client.service';
@@ -23,6 +24,7 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     passwordResets: new PasswordResetService(em, deps),
     apiKeys: new ApiKeyService(em, deps),
     members: new MemberService(em, deps),
+    customers: new CustomerService(em, deps),
     roles: new RoleService(em),
     consents: new ConsentService(em),
     oauthClients: new OAuthClientService(em),

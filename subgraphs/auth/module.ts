@@ -7,10 +7,13 @@ import { defineModule } from '../../core/module';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
 import { AuthContext, authServices } from './context';
+import { CLUSTER } from '../cluster/contract';
+import { applyMemberTier } from './services/member-tier-projection';
 import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
 import { Member } from './entities/member';
+import { MemberTier } from './entities/member-tier';
 import { OAuthAuthorizationCode } from './entities/oauth-authorization-code';
 import { OAuthClient } from './entities/oauth-client';
 import { OAuthToken } from './entities/oauth-token';
@@ -22,6 +25,7 @@ import { Staff } from './entities/staff';
 import { authMigrations } from './migrations';
 import { ApiKeyResolver } from './resolvers/api-key.resolver';
 import { ConsentResolver } from './resolvers/consent.resolver';
+import { CustomerResolver } from './resolvers/customer.resolver';
 import { HealthResolver } from './resolvers/health.resolver';
 import { MemberResolver } from './resolvers/member.resolver';
 import { OAuthResolver } from './resolvers/oauth.resolver';
@@ -31,6 +35,7 @@ import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
+import { ENTRY_TIER_OPERATIONS, EntryTiers, TierNames } from './services/entry-tier-supergraph';
 import { StaffService } from './services/staff.service';
 
 /**
@@ -40,9 +45,9 @@ import { StaffService } from './services/staff.service';
 export const authModule = defineModule({
   contract: AUTH,
   defaultPort: 4001,
-  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, OAuthClient, OAuthAuthorizationCode, OAuthToken],
+  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, MemberTier, OAuthClient, OAuthAuthorizationCode, OAuthToken],
   migrations: authMigrations,
-  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, OAuthResolver],
+  resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, CustomerResolver, OAuthResolver],
   referenceResolvers: {
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
@@ -55,10 +60,13 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
+    entryTiers: new EntryTiers(new AccessTokens(config.jwtSecret), gateway, logger),
+    tierNames: new TierNames(new AccessTokens(config.jwtSecret), gateway),
     oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
-  supergraphOperations: AUTH_MAIL_OPERATIONS,
+  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
   services: authServices,
+  consumers: [{ queue: 'auth.member-tiers', events: [CLUSTER.events.tierChanged], apply: applyMemberTier }],
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);
     if (!config.bootstrapAdmin) return;

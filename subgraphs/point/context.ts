@@ -4,7 +4,10 @@ import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
 import { RequestContext } from '../../core/context';
 import { PointShopRule } from './entities/point-shop-rule';
 import { PointDeps } from './point-deps';
+import { AwardService } from './services/award.service';
+import { InteractionService } from './services/interaction.service';
 import { PointService } from './services/point.service';
+import { PurchaseService } from './services/purchase.service';
 import { ReceiptService } from './services/receipt.service';
 import { RequestTicketService } from './services/request-ticket.service';
 import { ShopRuleService } from './services/shop-rule.service';
@@ -14,9 +17,12 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
   const points = new PointService(em, deps.ledger);
   return {
     points,
+    awards: new AwardService(em, deps.ledger, deps.members),
     tickets: new RequestTicketService(em, deps.ledger),
     shopRules: new ShopRuleService(em),
     receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor),
+    purchases: new PurchaseService(em, deps.ledger, deps.members),
+    interactions: new InteractionService(em),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),
     /** ReceiptVerification.pointRule (deleted rules too): a page of verifications costs one query for their rules. */

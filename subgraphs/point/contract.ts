@@ -20,6 +20,8 @@ export const POINT = {
     expiring: 'points.expiring',
     receiptSubmitted: 'receipt.submitted',
     receiptRejected: 'receipt.rejected',
+    transactionCompleted: 'transaction.completed',
+    transactionRefunded: 'transaction.refunded',
   },
 } as const satisfies DomainContract;
 
@@ -38,6 +40,12 @@ export interface PointLedgerEntry {
   sourceBy: string | null;
   balanceAfter: string;
   createdAt: string;
+  /** The entry's note (an award's `reason`); absent from events written before it was added. */
+  note?: string | null;
+  /** An award's own transaction id, given by its caller (v1 `transaction_id`). */
+  referenceId?: string | null;
+  /** What the caller of an award kept with it (v1 `metadata`). */
+  metadata?: Record<string, unknown> | null;
 }
 
 /**
@@ -66,4 +74,39 @@ export interface ReceiptVerificationChanged {
   receiptId: string | null;
   reviewReason: string | null;
   changedAt: string;
+}
+
+/**
+ * `transaction.completed`: a purchase recorded (aggregate: the member); its points move in the same
+ * transaction and are announced by their own `points.earned`. Money and points are decimal strings
+ * with 2 decimals; the v1 webhook data is this object in snake_case with numbers.
+ */
+export interface TransactionCompleted {
+  transactionId: string;
+  customerId: string;
+  amount: string;
+  storeId: string | null;
+  category: string | null;
+  externalId: string | null;
+  status: 'completed';
+  pointsEarned: string;
+  occurredAt: string;
+  createdAt: string;
+}
+
+/**
+ * `transaction.refunded`: one refund of a purchase (aggregate: the member). `amount` is this refund,
+ * `refundedAmount` all refunds so far; `pointsReversed` the points this refund took back (announced by
+ * their own `points.redeemed`), `pointsUnrecovered` those the balance no longer held.
+ */
+export interface TransactionRefunded {
+  transactionId: string;
+  refundId: string;
+  customerId: string;
+  amount: string;
+  refundedAmount: string;
+  status: 'partially_refunded' | 'refunded';
+  pointsReversed: string;
+  pointsUnrecovered: string;
+  refundedAt: string;
 }

@@ -4,16 +4,22 @@ import { POINT } from './contract';
 import { PointRequestTicket } from './entities/point-request-ticket';
 import { PointShopRule } from './entities/point-shop-rule';
 import { PointTransaction } from './entities/point-transaction';
+import { Purchase } from './entities/purchase';
+import { PurchaseRefund } from './entities/purchase-refund';
 import { ReceiptVerification } from './entities/receipt-verification';
 import { pointMigrations } from './migrations';
+import { InteractionResolver } from './resolvers/interaction.resolver';
 import { MemberPointsResolver } from './resolvers/member-points.resolver';
+import { AwardResolver } from './resolvers/award.resolver';
 import { PointResolver } from './resolvers/point.resolver';
+import { PurchaseResolver } from './resolvers/purchase.resolver';
 import { ReceiptResolver } from './resolvers/receipt.resolver';
 import { RequestTicketResolver } from './resolvers/request-ticket.resolver';
 import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
+import { POINT_SUPERGRAPH_OPERATIONS, PointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
@@ -25,17 +31,18 @@ import { MemberReference } from './types/member.type';
 export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
-  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification],
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund],
   migrations: pointMigrations,
-  resolvers: [PointResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
-  deps: ({ settings }) => {
+  deps: ({ settings, config, gateway }) => {
     const ledger = new LedgerService(settings.expiry);
-    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl) };
+    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: PointMembers.over(config, gateway) };
   },
+  supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   services: pointServices,
   jobs: [
     {

@@ -1,6 +1,6 @@
 import { Entity, OptionalProps, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ApiKeyCreator } from '../types/api-key.inputs';
 import { Role } from './role';
 
@@ -8,7 +8,7 @@ import { Role } from './role';
 @ObjectType()
 @Entity({ tableName: 'service_api_key' })
 export class ServiceApiKey {
-  [OptionalProps]?: 'expiresAt' | 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'roleId' | 'scopes';
+  [OptionalProps]?: 'expiresAt' | 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'roleId' | 'scopes' | 'rateLimitPerHour';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property() name: string;
@@ -19,6 +19,9 @@ export class ServiceApiKey {
   @Field(() => [String], { description: 'The v1 scopes the key grants (read, write, admin, analytics), within its role' })
   @Property({ type: 'text[]' })
   scopes: string[] = ['read'];
+  @Field(() => Int, { nullable: true, description: 'The key\'s own hourly request limit (enterprise tier); null: the premium tier' })
+  @Property({ type: 'integer', nullable: true })
+  rateLimitPerHour: number | null = null;
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) expiresAt: Date | null = null;
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) revokedAt: Date | null = null;
   @Field(() => Date, { nullable: true, description: 'When the key was last exchanged for an access token (to the minute)' })

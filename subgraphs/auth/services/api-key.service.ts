@@ -41,9 +41,10 @@ export class ApiKeyService {
       createdById: staff.id,
       expiresAt: input.expiredIn ? new Date(Date.now() + input.expiredIn) : null,
       scopes: input.scopes ? [...new Set(input.scopes)] : DEFAULT_KEY_SCOPES,
+      rateLimitPerHour: input.rateLimitPerHour ?? null,
     });
     await this.em.flush();
-    return { id: key.id, name: key.name, apiKey, roleId: role.id, scopes: key.scopes, expiresAt: key.expiresAt, createdAt: key.createdAt };
+    return { id: key.id, name: key.name, apiKey, roleId: role.id, scopes: key.scopes, rateLimitPerHour: key.rateLimitPerHour, expiresAt: key.expiresAt, createdAt: key.createdAt };
   }
 
   listCreatedBy(creator: Principal, args: PageArgs): Promise<Page<ServiceApiKey>> {
@@ -72,7 +73,7 @@ export class ApiKeyService {
       { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - LAST_USE_PRECISION_MS) } }] },
       { lastUsedAt: now },
     );
-    const principal = new Principal('service', key.id, key.role.key, key.role.permissions, key.scopes);
+    const principal = new Principal('service', key.id, key.role.key, key.role.permissions, key.scopes, key.rateLimitPerHour ?? undefined);
     return { accessToken: await this.deps.tokens.sign(principal, ACCESS_TOKEN_TTL_SECONDS), expiresIn: ACCESS_TOKEN_TTL_SECONDS };
   }
 

@@ -1,7 +1,10 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { API_SCOPES } from '../../../core/auth/scopes';
-import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
+
+/** The highest hourly limit a key may be given: a bound against a typo, not a product limit. */
+const MAX_KEY_RATE_LIMIT_PER_HOUR = 10_000_000;
 
 @InputType()
 export class GenerateApiKeyInput {
@@ -21,6 +24,13 @@ export class GenerateApiKeyInput {
   @ArrayMaxSize(API_SCOPES.length)
   @IsIn(API_SCOPES, { each: true })
   scopes?: string[];
+
+  @Field(() => Int, { nullable: true, description: 'The key\'s own hourly request limit (enterprise tier); without it the premium tier applies' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_KEY_RATE_LIMIT_PER_HOUR)
+  rateLimitPerHour?: number;
 }
 
 @ArgsType()
@@ -35,6 +45,7 @@ export class CreatedApiKey {
   @Field({ description: 'The key itself: shown only in this response' }) apiKey: string;
   @Field(() => ID) roleId: string;
   @Field(() => [String]) scopes: string[];
+  @Field(() => Int, { nullable: true }) rateLimitPerHour: number | null;
   @Field(() => Date, { nullable: true }) expiresAt: Date | null;
   @Field() createdAt: Date;
 }

@@ -142,7 +142,7 @@ export function toMovement(input: PointMovementInput): PointMovement {
 }
 
 /** [from, to) of a window; a date without a time as `end` includes that whole day. */
-function bounds(start?: string, end?: string): [Date, Date] {
+export function bounds(start?: string, end?: string): [Date, Date] {
   const from = start ? new Date(start) : new Date(0);
   const to = end ? new Date(new Date(end).getTime() + (/^\d{4}-\d{2}-\d{2}$/.test(end) ? DAY_MS : 1)) : new Date('9999-12-31T23:59:59.999Z');
   return [from, to];

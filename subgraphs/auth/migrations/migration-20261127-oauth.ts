@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** The OAuth 2.0 authorization server (contract section 3): clients, authorization codes, token families. */
-export class Migration20261126OAuth extends Migration {
+export class Migration20261127OAuth extends Migration {
   async up(): Promise<void> {
     this.addSql(`
       create table auth.oauth_client (

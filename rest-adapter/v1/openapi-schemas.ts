@@ -1,0 +1,151 @@
+/** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the v1 resources, and small builders for route docs. */
+export type JsonSchema = Record<string, unknown>;
+
+export const string = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
+export const integer = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
+export const number = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
+export const boolean = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', ...extra });
+export const oneOf = (...values: string[]): JsonSchema => ({ type: 'string', enum: values });
+export const timestamp = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', format: 'date-time', ...extra });
+export const date = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', format: 'date', ...extra });
+export const id = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
+export const arrayOf = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
+export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+export const ref = (component: keyof typeof V1_COMPONENTS): JsonSchema => ({ $ref: `#/components/schemas/${component}` });
+/** An object of these properties; `required` names those always present (answers) or needed (requests). */
+export const object = (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+  ...extra,
+});
+/** Every property present in answers (possibly null). */
+const record = (properties: Record<string, JsonSchema>): JsonSchema => object(properties, Object.keys(properties));
+
+/** A date or timestamp in a query string (`date_from`, `date_to`). */
+export const dateQuery = (description: string): JsonSchema => string({ description, examples: ['2026-11-01', '2026-11-23T06:36:33Z'] });
+
+const address = object({ street: nullable(string()), city: nullable(string()), postal_code: nullable(string()) });
+
+/** The v1 resources of Part 3 and CONTRACT-v1, as the routes answer them (snake_case). */
+export const V1_COMPONENTS = {
+  Error: record({
+    error: object(
+      {
+        code: string({ description: 'VALIDATION_ERROR, <THING>_NOT_FOUND, INVALID_STATE, DUPLICATE, IDEMPOTENCY_KEY_REUSED, INSUFFICIENT_POINTS, RATE_LIMITED, ...' }),
+        message: string(),
+        details: arrayOf(record({ field: string({ description: 'as the caller spelled it: address.postal_code, awards[2].points' }), message: string() })),
+      },
+      ['code', 'message'],
+    ),
+  }),
+  OAuthError: object({ error: oneOf('invalid_token', 'insufficient_scope'), error_description: string() }, ['error']),
+  Pagination: record({ page: integer({ minimum: 1 }), limit: integer({ minimum: 1, maximum: 100 }), total: integer({ minimum: 0 }) }),
+  CustomerPagination: record({
+    page: integer({ minimum: 1 }),
+    limit: integer({ minimum: 1, maximum: 100 }),
+    total: integer({ minimum: 0 }),
+    total_pages: integer({ minimum: 0 }),
+    has_next: boolean(),
+    has_prev: boolean(),
+  }),
+  Customer: object(
+    {
+      id: id(),
+      name: nullable(string()),
+      email: nullable(string({ format: 'email' })),
+      phone: nullable(string()),
+      date_of_birth: nullable(date()),
+      gender: nullable(string()),
+      address: nullable(address),
+      language: nullable(string({ description: 'locale tag' })),
+      tier: {
+        anyOf: [string({ description: 'the tier name (lists)' }), record({ id: id(), name: nullable(string()), level: integer() }), { type: 'null' }],
+      },
+      points_balance: integer(),
+      status: oneOf('active', 'inactive'),
+      points: record({ balance: integer(), lifetime_earned: nullable(integer()), lifetime_redeemed: nullable(integer()) }),
+      rewards: arrayOf(record({ id: id(), name: nullable(string()), status: string() })),
+      campaigns: arrayOf(object({})),
+      chatapp: record({ openid: nullable(string()), unionid: nullable(string()), nickname: nullable(string()), avatar: nullable(string()) }),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+    },
+    ['id', 'name', 'email', 'phone', 'tier', 'points_balance', 'status', 'created_at', 'updated_at'],
+  ),
+  Segment: record({ id: id(), name: nullable(string()), type: oneOf('manual', 'ai') }),
+  PointsTransaction: record({
+    id: id(),
+    customer_id: id(),
+    points: integer({ description: 'negative for redemptions and expiries' }),
+    type: oneOf('earned', 'redeemed', 'expired'),
+    reason: nullable(string()),
+    balance_after: integer(),
+    created_at: timestamp(),
+  }),
+  PointBalance: record({
+    customer_id: id(),
+    balance: integer(),
+    lifetime_earned: integer(),
+    lifetime_redeemed: integer(),
+    pending_expiration: nullable(record({ points: integer(), expires_at: timestamp() })),
+  }),
+  Reward: record({
+    id: id(),
+    name: nullable(string()),
+    description: nullable(string()),
+    category: nullable(string({ description: 'the reward type in lower case' })),
+    points_required: integer(),
+    tier_required: nullable(string({ description: 'the lowest required tier\'s name' })),
+    image: nullable(string()),
+    available: boolean(),
+    stock: nullable(integer({ description: 'null: unlimited' })),
+  }),
+  Claim: record({
+    id: id(),
+    customer_id: id(),
+    reward_id: id(),
+    voucher_code: string(),
+    qr_code: string({ description: 'a data URL (SVG)' }),
+    status: oneOf('available', 'used', 'expired'),
+    expires_at: nullable(timestamp()),
+    created_at: timestamp(),
+  }),
+  Tier: record({ id: id(), name: nullable(string()), level: integer(), points_threshold: integer(), benefits: arrayOf(string()) }),
+  BatchAwardReport: record({
+    processed: integer({ description: 'rows awarded' }),
+    failed: integer(),
+    results: arrayOf(object({ customer_id: string(), success: boolean(), transaction_id: nullable(id()), error: string() }, ['customer_id', 'success', 'transaction_id'])),
+  }),
+  ChatappLogin: record({
+    access_token: string(),
+    token_type: oneOf('Bearer'),
+    expires_in: integer(),
+    refresh_token: string(),
+    user: record({ id: id(), openid: nullable(string()), unionid: nullable(string()), nickname: nullable(string()), avatar: nullable(string()) }),
+  }),
+  Transaction: record({
+    id: id(),
+    customer_id: id(),
+    amount: number({ description: 'currency units, 2 decimals' }),
+    store_id: nullable(string({ description: 'the shop id of the point shop rules' })),
+    category: nullable(string()),
+    external_id: nullable(string({ description: "the retailer's own id, unique per store" })),
+    status: oneOf('completed', 'partially_refunded', 'refunded'),
+    points_earned: integer(),
+    refunded_amount: number(),
+    points_reversed: integer({ description: 'points the refunds took back' }),
+    points_unrecovered: integer({ description: 'points the refunds could not take back (already spent)' }),
+    occurred_at: timestamp(),
+    created_at: timestamp(),
+  }),
+  Interaction: record({
+    id: id(),
+    type: oneOf('purchase', 'refund', 'visit', 'click', 'campaign_joined'),
+    channel: oneOf('api', 'receipt'),
+    description: string(),
+    amount: nullable(number()),
+    points_earned: integer({ description: 'negative for points a refund took back' }),
+    created_at: timestamp(),
+  }),
+} satisfies Record<string, JsonSchema>;

@@ -1,0 +1,41 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageType } from '../../../core/pagination';
+import { PointContext } from '../context';
+import { POINT } from '../contract';
+import { Purchase } from '../entities/purchase';
+import { MemberReference } from '../types/member.type';
+import { PurchaseListArgs, RecordPurchaseInput, RefundPurchaseInput } from '../types/purchase.types';
+
+const PurchasePage = PageType(Purchase, 'Purchase');
+
+@Resolver(() => Purchase)
+export class PurchaseResolver {
+  @Authorized(POINT.permissions.manage)
+  @Mutation(() => Purchase, { description: "Records a member's purchase and earns its points by the store's shop rule; a known externalId answers the first" })
+  recordPurchase(@Arg('input') input: RecordPurchaseInput, @Ctx() ctx: PointContext): Promise<Purchase> {
+    return ctx.services.purchases.record(input, ctx.requestId);
+  }
+
+  @Authorized(POINT.permissions.manage)
+  @Mutation(() => Purchase, { description: 'Refunds a purchase in part or in whole; its points are taken back in proportion' })
+  refundPurchase(@Arg('id', () => ID) id: string, @Arg('input', () => RefundPurchaseInput, { nullable: true }) input: RefundPurchaseInput | undefined, @Ctx() ctx: PointContext): Promise<Purchase> {
+    return ctx.services.purchases.refund(id, input ?? {});
+  }
+
+  @Authorized(POINT.permissions.read)
+  @Query(() => Purchase)
+  purchase(@Arg('id', () => ID) id: string, @Ctx() ctx: PointContext): Promise<Purchase> {
+    return ctx.services.purchases.get(id);
+  }
+
+  @Authorized(POINT.permissions.read)
+  @Query(() => PurchasePage, { description: 'Newest first, by when they happened' })
+  purchases(@Args() args: PurchaseListArgs, @Ctx() ctx: PointContext) {
+    return ctx.services.purchases.list(args);
+  }
+
+  @FieldResolver(() => MemberReference, { description: 'The member, resolved by the auth subgraph' })
+  member(@Root() purchase: Purchase): MemberReference {
+    return { id: purchase.memberId };
+  }
+}

@@ -1,0 +1,215 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { badRequest, conflict, notFound } from '../../../core/errors';
+import { recordEvent } from '../../../core/events/outbox-event';
+import { findPage, Page } from '../../../core/pagination';
+import { POINT, TransactionCompleted, TransactionRefunded } from '../contract';
+import { Purchase, PurchaseStatus } from '../entities/purchase';
+import { PurchaseRefund } from '../entities/purchase-refund';
+import { PointSource } from '../entities/point-transaction';
+import { MAX_POINTS } from '../types/point.types';
+import { PurchaseListArgs, RecordPurchaseInput, RefundPurchaseInput } from '../types/purchase.types';
+import { LedgerService } from './ledger.service';
+import { bounds } from './point.service';
+import { PointMembers } from './point-members';
+
+const TRANSACTION = 'Transaction';
+/** A purchase may say it happened a little ahead of our clock (the till's clock), not more. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * Purchases (v1 transactions): recorded with their points in one transaction, refunded in part or in
+ * whole with their points taken back in proportion. Money and points are decimal strings; every sum,
+ * product and comparison is done by PostgreSQL on numerics.
+ */
+export class PurchaseService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly ledger: LedgerService,
+    private readonly members: PointMembers,
+  ) {}
+
+  /**
+   * Records a purchase and earns its points: whole points, `amount × conversionRate` rounded down, by
+   * the store's live active rule, else the default rule (none active: 0 points, still recorded). The
+   * EARN entry is written even for 0 points: it carries the purchase amount to tiers and badges.
+   * An `externalId` already recorded for the store answers that purchase and earns nothing (409 when
+   * it names another customer or amount); two such records racing each other meet on the unique index.
+   */
+  async record(input: RecordPurchaseInput, requestId?: string): Promise<Purchase> {
+    const occurredAt = input.occurredAt ? new Date(input.occurredAt) : new Date();
+    if (occurredAt.getTime() > Date.now() + CLOCK_SKEW_MS) throw badRequest('occurredAt must not be in the future', 'occurredAt');
+    await this.members.assertExists(input.customerId, requestId);
+    // Amounts arrive validated to at most 2 decimals, so fixing them to 2 decimals is exact.
+    const amount = input.amount.toFixed(2);
+    const storeId = input.storeId ?? null;
+    const externalId = input.externalId ?? null;
+    return this.em.transactional(async (em) => {
+      const id = randomUUID();
+      const inserted: Array<{ id: string }> = await em.execute(
+        `insert into point.purchase (id, member_id, amount, store_id, category, external_id, occurred_at, status, created_at, updated_at)
+         values (?, ?, ?::numeric, ?, ?, ?, ?, 'COMPLETED', now(), now())
+         on conflict do nothing returning id`,
+        [id, input.customerId, amount, storeId, input.category ?? null, externalId, occurredAt],
+      );
+      if (inserted.length === 0) return this.earlier(em, { storeId, externalId: externalId!, memberId: input.customerId, amount });
+      const rule = await this.ruleFor(em, storeId);
+      const [priced]: Array<{ points: string; fits: boolean }> = await em.execute(
+        `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric)::numeric(20, 2) as points) product`,
+        [MAX_POINTS, amount, rule?.conversion_rate ?? '0'],
+      );
+      if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
+      const entry = await this.ledger.earn(em, {
+        memberId: input.customerId,
+        amount: priced.points,
+        purchaseAmount: amount,
+        shopId: storeId,
+        categoryId: input.category ?? null,
+        note: `Purchase ${id}`,
+        sourceBy: PointSource.Purchase,
+      });
+      await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
+        priced.points,
+        rule?.id ?? null,
+        entry.id,
+        id,
+      ]);
+      const purchase = await em.findOneOrFail(Purchase, { id }, { refresh: true });
+      announceCompleted(em, purchase);
+      return purchase;
+    });
+  }
+
+  /**
+   * Refunds `amount` (all that is not yet refunded unless given) under the purchase's row lock, so that
+   * refunds racing each other never give back more than the purchase. The points owed back in total are
+   * `pointsEarned × refunded / amount` rounded down (all of them once fully refunded); this refund takes
+   * back what that adds, as far as the balance holds it, and records the rest as unrecovered.
+   */
+  async refund(id: string, input: RefundPurchaseInput): Promise<Purchase> {
+    return this.em.transactional(async (em) => {
+      const purchase = await em.findOne(Purchase, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!purchase) throw notFound(TRANSACTION, id);
+      if (purchase.status === PurchaseStatus.REFUNDED) throw conflict('The transaction is already fully refunded', 'status');
+      const [step]: Array<{ refund: string; fits: boolean; remaining: string; refunded: string; full: boolean; owed: string }> = await em.execute(
+        `with given as (select p.*, coalesce(?::numeric, p.amount - p.refunded_amount) as refund from point.purchase p where p.id = ?)
+         select refund::text as refund, refund <= amount - refunded_amount as fits, (amount - refunded_amount)::text as remaining,
+                (refunded_amount + refund)::text as refunded, refunded_amount + refund = amount as "full",
+                (case when refunded_amount + refund >= amount then points_earned
+                      else trunc(points_earned * (refunded_amount + refund) / amount) end
+                 - points_reversed - points_unrecovered)::numeric(20, 2)::text as owed
+           from given`,
+        [input.amount == null ? null : input.amount.toFixed(2), id],
+      );
+      if (!step.fits) throw conflict(`amount exceeds the ${step.remaining} not yet refunded`, 'amount');
+      await this.ledger.expireDue(em, purchase.memberId);
+      const [taking]: Array<{ taken: string; unrecovered: string }> = await em.execute(
+        `select least(?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
+           from point.point_balance where member_id = ?`,
+        [step.owed, step.owed, purchase.memberId],
+      );
+      const spend =
+        Number(taking.taken) > 0
+          ? await this.ledger.spend(em, {
+              memberId: purchase.memberId,
+              amount: taking.taken,
+              shopId: purchase.storeId,
+              categoryId: purchase.category,
+              note: `Refund of purchase ${purchase.id}`,
+              sourceBy: PointSource.Purchase,
+            })
+          : null;
+      const refund = em.create(PurchaseRefund, {
+        purchaseId: purchase.id,
+        memberId: purchase.memberId,
+        amount: step.refund,
+        pointsReversed: taking.taken,
+        pointsUnrecovered: taking.unrecovered,
+        spendEntryId: spend?.id ?? null,
+      });
+      await em.execute(
+        `update point.purchase
+            set refunded_amount = ?::numeric, status = ?, points_reversed = points_reversed + ?::numeric,
+                points_unrecovered = points_unrecovered + ?::numeric, updated_at = now()
+          where id = ?`,
+        [step.refunded, step.full ? PurchaseStatus.REFUNDED : PurchaseStatus.PARTIALLY_REFUNDED, taking.taken, taking.unrecovered, purchase.id],
+      );
+      await em.flush();
+      const refunded = await em.findOneOrFail(Purchase, { id }, { refresh: true });
+      announceRefunded(em, refunded, refund);
+      return refunded;
+    });
+  }
+
+  async get(id: string): Promise<Purchase> {
+    const purchase = await this.em.findOne(Purchase, { id });
+    if (!purchase) throw notFound(TRANSACTION, id);
+    return purchase;
+  }
+
+  /** Newest purchase first (by when it happened); the date window is on `occurredAt`. */
+  async list(args: PurchaseListArgs): Promise<Page<Purchase>> {
+    const where: Record<string, unknown> = {};
+    if (args.customerId) where.memberId = args.customerId;
+    if (args.status) where.status = args.status;
+    if (args.storeId) where.storeId = args.storeId;
+    if (args.dateFrom || args.dateTo) {
+      const [from, to] = bounds(args.dateFrom, args.dateTo);
+      where.occurredAt = { $gte: from, $lt: to };
+    }
+    return findPage(this.em, Purchase, where, { occurredAt: 'desc', id: 'desc' }, args, await this.em.count(Purchase, where));
+  }
+
+  /** The purchase an external id already names; 409 on `externalId` when the repeat is another purchase. */
+  private async earlier(em: EntityManager, repeat: { storeId: string | null; externalId: string; memberId: string; amount: string }): Promise<Purchase> {
+    const purchase = await em.findOneOrFail(Purchase, { storeId: repeat.storeId, externalId: repeat.externalId }, { refresh: true });
+    const [same] = await em.execute(`select ?::numeric = ?::numeric as equal`, [purchase.amount, repeat.amount]);
+    if (purchase.memberId !== repeat.memberId || !same.equal) {
+      throw conflict(`externalId ${repeat.externalId} already names another purchase (${purchase.id}) of this store`, 'externalId');
+    }
+    return purchase;
+  }
+
+  /** The store's live active shop rule, else the live active default rule, else none. */
+  private async ruleFor(em: EntityManager, storeId: string | null): Promise<{ id: string; conversion_rate: string } | undefined> {
+    const [rule]: Array<{ id: string; conversion_rate: string }> = await em.execute(
+      `select id, conversion_rate::text as conversion_rate from point.point_shop_rule
+        where deleted_at is null and is_active and (shop_id = ? or is_fixed)
+        order by is_fixed limit 1`,
+      [storeId],
+    );
+    return rule;
+  }
+}
+
+function announceCompleted(em: EntityManager, purchase: Purchase): void {
+  const completed: TransactionCompleted = {
+    transactionId: purchase.id,
+    customerId: purchase.memberId,
+    amount: purchase.amount,
+    storeId: purchase.storeId,
+    category: purchase.category,
+    externalId: purchase.externalId,
+    status: 'completed',
+    pointsEarned: purchase.pointsEarned,
+    occurredAt: purchase.occurredAt.toISOString(),
+    createdAt: purchase.createdAt.toISOString(),
+  };
+  recordEvent(em, POINT.events.transactionCompleted, completed, { aggregateId: purchase.memberId });
+}
+
+function announceRefunded(em: EntityManager, purchase: Purchase, refund: PurchaseRefund): void {
+  const refunded: TransactionRefunded = {
+    transactionId: purchase.id,
+    refundId: refund.id,
+    customerId: purchase.memberId,
+    amount: refund.amount,
+    refundedAmount: purchase.refundedAmount,
+    status: purchase.status === PurchaseStatus.REFUNDED ? 'refunded' : 'partially_refunded',
+    pointsReversed: refund.pointsReversed,
+    pointsUnrecovered: refund.pointsUnrecovered,
+    refundedAt: refund.createdAt.toISOString(),
+  };
+  recordEvent(em, POINT.events.transactionRefunded, refunded, { aggregateId: purchase.memberId });
+}
