@@ -532,6 +532,20 @@ describe('OAuth access tokens on /api/v1', () => {
     expect(withTheOAuthToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
+  it('write routes need a granted write: read-only is 403, read write creates (the subgraph sees the user)', async () => {
+    const client = await registerClient(platform, admin);
+    const readOnly = await tokensFor(client, admin, { scope: 'read' });
+    const refused = await platform.api('POST', '/api/v1/customers', { token: readOnly.access_token, body: { name: 'Via OAuth' } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write"');
+    const writer = await tokensFor(client, admin, { scope: 'read write' });
+    const created = await platform.api('POST', '/api/v1/customers', { token: writer.access_token, body: { name: 'Via OAuth' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.name).toBe('Via OAuth');
+    const tenantWriter = await tokensFor(client, tenant, { scope: 'read write' });
+    expect((await platform.api('POST', '/api/v1/customers', { token: tenantWriter.access_token, body: { name: 'Nope' } })).status).toBe(403);
+  });
+
   it('an unknown or malformed OAuth token is 401 invalid_token', async () => {
     for (const token of ['lpo_at_unknowntokenvalue123456', 'lpo_at_!']) {
       const response = await customers(token);
