@@ -147,9 +147,11 @@ describe('POST /oauth/register', () => {
     });
     expect(publicCredentials.status).toBe(400);
     expect(publicCredentials.body.details).toEqual([{ field: 'grant_types', message: expect.stringContaining('public client') }]);
-    const notJson = await platform.api('POST', '/oauth/register', { token: admin.token, body: '[1]' });
-    expect(notJson.status).toBe(400);
-    expect(notJson.body.error).toBe('invalid_client_metadata');
+    for (const body of ['[1]', '{"client_name":']) {
+      const notAnObject = await platform.api('POST', '/oauth/register', { token: admin.token, body });
+      expect(notAnObject.status).toBe(400);
+      expect(notAnObject.body.error).toBe('invalid_client_metadata');
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import express, { Request, RequestHandler, Response, Router } from 'express';
+import express, { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { oauthIssuerOf } from '../../core/auth/oauth';
 import { API_SCOPES } from '../../core/auth/scopes';
 import { Config } from '../../core/config';
@@ -61,6 +61,12 @@ function failureOf(answer: GraphqlAnswer): OAuthErrorAnswer {
   return { status: 503, error: 'temporarily_unavailable', errorDescription: 'The authorization server cannot answer now', basic: false };
 }
 
+/** Malformed JSON is bad client metadata (RFC 7591 §3.2.2), not the service envelope's 400. */
+const malformedMetadata: ErrorRequestHandler = (error, _req, res, next) => {
+  if (error?.type !== 'entity.parse.failed') return next(error);
+  res.status(400).json({ error: 'invalid_client_metadata', error_description: 'The body is not valid JSON' });
+};
+
 const basicAuthorization = (req: Request): string | undefined => {
   const header = req.headers.authorization;
   return header && !/^Bearer\s/i.test(header) ? header : undefined;
@@ -112,6 +118,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
       next();
     },
     json,
+    malformedMetadata,
     handle(async (req, res) => {
       const metadata = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : undefined;
       if (!metadata) return void res.status(400).json({ error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of client metadata' });
