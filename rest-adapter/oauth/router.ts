@@ -61,6 +61,14 @@ function failureOf(answer: GraphqlAnswer): OAuthErrorAnswer {
   return { status: 503, error: 'temporarily_unavailable', errorDescription: 'The authorization server cannot answer now', basic: false };
 }
 
+/** Registration needs a credential holding `admin` (contract section 3), checked before the body is read. */
+const requireAdminScope: RequestHandler = (_req, res, next) => {
+  const principal = res.locals.principal;
+  if (!principal) return answerInvalidToken(res);
+  if (!scopesOf(principal).includes('admin')) return answerInsufficientScope(res, 'admin', 'Registering an OAuth client needs the "admin" scope');
+  next();
+};
+
 /** Malformed JSON is bad client metadata (RFC 7591 §3.2.2), not the service envelope's 400. */
 const malformedMetadata: ErrorRequestHandler = (error, _req, res, next) => {
   if (error?.type !== 'entity.parse.failed') return next(error);
@@ -111,12 +119,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
 
   router.post(
     OAUTH_REGISTRATION_PATH,
-    (_req, res, next) => {
-      const principal = res.locals.principal;
-      if (!principal) return answerInvalidToken(res);
-      if (!scopesOf(principal).includes('admin')) return answerInsufficientScope(res, 'admin', 'Registering an OAuth client needs the "admin" scope');
-      next();
-    },
+    requireAdminScope,
     json,
     malformedMetadata,
     handle(async (req, res) => {
