@@ -489,6 +489,18 @@ describe('POST /oauth/token', () => {
     expect(notRegistered.status).toBe(401);
   });
 
+  it('gives no refresh token to a client not registered for the refresh grant, and refuses it the grant', async () => {
+    const codeOnly = await registerClient(platform, admin, { grant_types: ['authorization_code'] });
+    const auth = { authorization: basic(codeOnly.client_id, codeOnly.client_secret!) };
+    const { code, verifier } = await authorizationCode(platform, admin, codeOnly);
+    const response = await postForm(platform, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, auth);
+    expect(response.status).toBe(200);
+    expect(response.body.refresh_token).toBeUndefined();
+    const refresh = await postForm(platform, '/oauth/token', { grant_type: 'refresh_token', refresh_token: 'lpo_rt_x' }, auth);
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error).toBe('unauthorized_client');
+  });
+
   it('a public client authenticates by client_id alone with PKCE, and may not send a secret', async () => {
     const publicClient = await registerClient(platform, admin, { token_endpoint_auth_method: 'none' });
     const { code, verifier } = await authorizationCode(platform, admin, publicClient);

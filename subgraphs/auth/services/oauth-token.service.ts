@@ -69,7 +69,8 @@ export class OAuthTokenService {
       });
       try {
         const token = await server.token(new OAuth2Server.Request({ method: 'POST', headers, query: {}, body }), new OAuth2Server.Response());
-        const refreshToken = grantType === 'client_credentials' ? null : (token.refreshToken ?? null);
+        // No refresh token for client_credentials, nor for a client not registered for the refresh grant.
+        const refreshToken = grantType === 'client_credentials' || !client.grantTypes.includes('refresh_token') ? null : (token.refreshToken ?? null);
         return { token: { accessToken: token.accessToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS, refreshToken, scope: (token.scope ?? []).join(' ') } };
       } catch (error) {
         return { error: libraryError(error, credentials.basic) };
