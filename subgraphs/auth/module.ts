@@ -37,6 +37,7 @@ import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
 import { ENTRY_TIER_OPERATIONS, EntryTiers, TierNames } from './services/entry-tier-supergraph';
 import { StaffService } from './services/staff.service';
+import { OAUTH_PURGE_QUEUE, purgeOAuthRecords } from './services/oauth-purge';
 
 /**
  * Auth: staff and their sessions, roles (seeded with every domain's default grants at start), API keys,
@@ -66,6 +67,16 @@ export const authModule = defineModule({
   }),
   supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
   services: authServices,
+  jobs: [
+    {
+      queue: OAUTH_PURGE_QUEUE,
+      cron: '17 3 * * *',
+      run: async ({ orm, logger }) => {
+        const purged = await purgeOAuthRecords(orm.em.fork());
+        if (purged.codes + purged.tokens > 0) logger.info(purged, 'spent OAuth codes and tokens purged');
+      },
+    },
+  ],
   consumers: [{ queue: 'auth.member-tiers', events: [CLUSTER.events.tierChanged], apply: applyMemberTier }],
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);
