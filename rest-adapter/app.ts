@@ -23,6 +23,8 @@ import { v1OpenApi } from './v1/openapi';
 import { idempotencyKeyOf } from './v1/idempotency';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
+import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
+import { OAUTH_REGISTRATION_PATH, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
@@ -58,10 +60,15 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   app.use('/files', ...serveFiles(storage.directory));
   app.use(V1_BASE, apiKeyCredential(gateway));
+  // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
+  app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
+  const oauthCredentials = new OAuthAccessTokenCredentials(gateway, config.jwtSecret);
+  app.use([V1_BASE, OAUTH_REGISTRATION_PATH], oauthCredentials.middleware);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
+  app.use(oauthRouter(config, gateway, oauthCredentials));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {

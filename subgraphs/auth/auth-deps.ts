@@ -21,4 +21,6 @@ export interface AuthDeps {
   entryTiers?: EntryTiers;
   /** The cluster's tiers by name (member list `tier` filter), through the supergraph. */
   tierNames?: TierNames;
+  /** The OAuth authorization server's issuer identifier (PUBLIC_URL), sent back as `iss` with codes. */
+  oauthIssuer?: string;
 }
