@@ -4,7 +4,7 @@ import { isRecordId } from '../../core/ids';
 import { customerIncludes, customerListVariables, customerOf, LIST_INCLUDES, MemberRecord, segmentOf } from '../v1/customers';
 import { V1_BASE } from '../v1/envelope';
 import { conflictOnField, notFoundByField } from '../v1/failures';
-import { arrayOf, dateQuery, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { arrayOf, CHATAPP_CODE_BODY, dateQuery, oneOf, ref, string } from '../v1/openapi-schemas';
 
 const INCLUDE = string({ description: 'comma list of points, tier, rewards, campaigns' });
 
@@ -116,7 +116,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     envelope: 'v1',
     doc: {
       summary: 'Link a chat-app identity to the customer',
-      body: object({ code: string({ minLength: 1 }), app_id: string({ description: 'CHATAPP_APP_ID; may be left out' }) }, ['code']),
+      body: CHATAPP_CODE_BODY,
       response: ref('Customer'),
       errors: { 503: 'SERVICE_UNAVAILABLE: the chat-app provider did not answer' },
     },

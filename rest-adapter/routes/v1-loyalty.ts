@@ -2,11 +2,30 @@ import { Route } from '../route';
 import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from '../v1/awards';
 import { claimAnswerOf, claimFailure, claimOf, claimVariables, customerRewardsVariables, redemptionAnswerOf } from '../v1/claims';
 import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, dateQuery, integer, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { arrayOf, boolean, dateQuery, integer, JsonSchema, object, oneOf, ref, string } from '../v1/openapi-schemas';
 import { MAX_BATCH_AWARDS } from '../v1/awards';
 
 const CLAIM_BODY = object({ reward_id: string(), quantity: integer({ minimum: 1, default: 1 }) }, ['reward_id']);
 const CLAIM_ERRORS = { 422: 'INSUFFICIENT_POINTS, OUT_OF_STOCK or NOT_ELIGIBLE (tier, window, limit per customer, quota)' };
+const REDEMPTION = object({ customer_id: string(), reward_id: string(), quantity: integer(), points_redeemed: integer(), transaction_id: string(), claims: arrayOf(ref('Claim')) });
+
+/** Redeem and claim: the same claim of the reward service (idempotent, a customer for itself), answered each its own way. */
+function claimRoute(path: string, summary: string, response: JsonSchema, payload: Route['payload']): Route {
+  return {
+    method: 'post',
+    path,
+    operation: 'V1ClaimReward',
+    envelope: 'v1',
+    doc: { summary, body: CLAIM_BODY, response, errors: CLAIM_ERRORS },
+    status: 201,
+    idempotent: true,
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, body }) => claimVariables(params, body),
+    payload,
+    v1Failure: claimFailure,
+  };
+}
 import { CatalogRecord, rewardListVariables, rewardOf, tierOf } from '../v1/rewards';
 import { BalanceRecord, customerIdOf, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from '../v1/points';
 
@@ -126,44 +145,13 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     variables: ({ params }) => ({ id: params.id }),
     payload: ({ tier }) => tierOf(tier),
   },
-  {
-    method: 'post',
-    path: `${BASE}/redeem`,
-    operation: 'V1ClaimReward',
-    envelope: 'v1',
-    doc: {
-      summary: 'Redeem points for `quantity` claims of a reward, all or none',
-      body: CLAIM_BODY,
-      response: object({ customer_id: string(), reward_id: string(), quantity: integer(), points_redeemed: integer(), transaction_id: string(), claims: arrayOf(ref('Claim')) }),
-      errors: CLAIM_ERRORS,
-    },
-    status: 201,
-    idempotent: true,
-    customer: { param: 'id' },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params, body }) => claimVariables(params, body),
-    payload: ({ claim }) => redemptionAnswerOf(claim),
-    v1Failure: claimFailure,
-  },
-  {
-    method: 'post',
-    path: `${V1_BASE}/customers/:id/rewards/claim`,
-    operation: 'V1ClaimReward',
-    envelope: 'v1',
-    doc: {
-      summary: 'Claim a reward: one claim, or a list of `quantity` claims, all or none',
-      body: CLAIM_BODY,
-      response: { anyOf: [ref('Claim'), arrayOf(ref('Claim'))] },
-      errors: CLAIM_ERRORS,
-    },
-    status: 201,
-    idempotent: true,
-    customer: { param: 'id' },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params, body }) => claimVariables(params, body),
-    payload: ({ claim }) => claimAnswerOf(claim),
-    v1Failure: claimFailure,
-  },
+  claimRoute(`${BASE}/redeem`, 'Redeem points for `quantity` claims of a reward, all or none', REDEMPTION, ({ claim }) => redemptionAnswerOf(claim)),
+  claimRoute(
+    `${V1_BASE}/customers/:id/rewards/claim`,
+    'Claim a reward: one claim, or a list of `quantity` claims, all or none',
+    { anyOf: [ref('Claim'), arrayOf(ref('Claim'))] },
+    ({ claim }) => claimAnswerOf(claim),
+  ),
   {
     method: 'get',
     path: `${V1_BASE}/customers/:id/rewards`,

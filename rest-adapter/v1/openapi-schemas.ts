@@ -22,6 +22,9 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
 /** Every property present in answers (possibly null). */
 const record = (properties: Record<string, JsonSchema>): JsonSchema => object(properties, Object.keys(properties));
 
+/** The body of a chat-app login or link: the provider's code, and the app it is for. */
+export const CHATAPP_CODE_BODY = object({ code: string({ minLength: 1 }), app_id: string({ description: 'CHATAPP_APP_ID; may be left out' }) }, ['code']);
+
 /** A date or timestamp in a query string (`date_from`, `date_to`). */
 export const dateQuery = (description: string): JsonSchema => string({ description, examples: ['2026-11-01', '2026-11-23T06:36:33Z'] });
 
