@@ -172,13 +172,16 @@ describe('segment CRUD', () => {
       expect((await api('GET', '/segments', token)).status).toBe(403);
       expect((await api('GET', `/segments/${segment}`, token)).status).toBe(403);
       expect((await api('GET', `/segments/${segment}/members`, token)).status).toBe(403);
-      expect((await api('GET', `/segments/members/${member.id}`, token)).status).toBe(403);
+      expect((await api('GET', `/segments/members/${randomUUID()}`, token)).status).toBe(403);
       expect((await createSegment({ name_en: unique('S '), type: 'manual' }, token)).status).toBe(403);
       expect((await api('PUT', `/segments/${segment}`, token, { name_en: 'x' })).status).toBe(403);
       expect((await api('DELETE', `/segments/${segment}`, token)).status).toBe(403);
       expect((await api('POST', `/segments/${segment}/members`, token, { memberIds: [member.id] })).status).toBe(403);
       expect((await api('POST', `/segments/${segment}/members/remove`, token, { memberIds: [member.id] })).status).toBe(403);
     }
+    // A member reads its own segments (the v1 customer's /customers/{id}/segments), a tenant nobody's.
+    expect((await api('GET', `/segments/members/${member.id}`, member.token)).status).toBe(200);
+    expect((await api('GET', `/segments/members/${member.id}`, tenant.token)).status).toBe(403);
     expect((await api('GET', `/segments/${segment}`, admin.token)).status).toBe(200);
   });
 });

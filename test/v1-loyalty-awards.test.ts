@@ -5,7 +5,9 @@ import { usePlatform } from './support/use-platform';
 const BASE = '/api/v1/customers';
 const BATCH = '/api/v1/points/batch-award';
 
-const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3 });
+// A database of its own: a thousand awards are a thousand points.earned events, which would queue ahead of
+// the events other test files wait for (their notifications) in a shared database's job queue.
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3, ownDatabase: true });
 const [alice, bob, carol] = [0, 1, 2].map((index) => ({ get id() { return members[index].id; }, get token() { return members[index].token; } }));
 
 const post = (path: string, body: unknown, token: string = admin.token, headers: Record<string, string> = {}) => platform.api('POST', path, { token, body, headers });
@@ -212,17 +214,14 @@ describe('POST /api/v1/points/batch-award', () => {
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('awards 1,000 rows in one call within a few seconds', async () => {
+  // How long it takes is measured by `npm run bench` (bench/v1.ts), never asserted here.
+  it('awards 1,000 rows in one call', async () => {
     const customers = await makeCustomers(1000);
-    const started = Date.now();
     const response = await post(BATCH, { awards: customers.map((customer_id) => ({ customer_id, points: 3, reason: 'Bulk' })) }, admin.token, { 'Idempotency-Key': unique('bulk') });
-    const elapsed = Date.now() - started;
-    console.log(`batch-award of 1,000 rows: ${elapsed} ms`);
     expect(response.status).toBe(200);
     expect(response.body.data.processed).toBe(1000);
     expect(response.body.data.failed).toBe(0);
     const { rows } = await platform.sql.query(`select count(*)::int as n, sum(point_amount)::int as points from point.point_balance where member_id = any($1)`, [customers]);
     expect(rows[0]).toEqual({ n: 1000, points: 3000 });
-    expect(elapsed).toBeLessThan(10_000);
   });
 });
