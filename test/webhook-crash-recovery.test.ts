@@ -50,7 +50,7 @@ async function call(rest: string, method: string, path: string, body?: unknown, 
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as any };
 }
 
 beforeAll(async () => {
@@ -93,7 +93,7 @@ it('attempts after a restart the delivery that was in flight when the delivering
   const webhookId = created.body.data.id;
 
   const member = (await call(rest, 'POST', '/auth/api/members/chatapp/login', { code: unique('code') })).body.data.data.accessToken as string;
-  const memberId = (await fetch(`${rest}/auth/api/members/me`, { headers: { authorization: `Bearer ${member}` } }).then((r) => r.json())).data.data.id;
+  const memberId = (await fetch(`${rest}/auth/api/members/me`, { headers: { authorization: `Bearer ${member}` } }).then((r) => r.json() as any)).data.data.id;
   const recorded = await call(rest, 'POST', '/api/v1/transactions', { customer_id: memberId, amount: 10 }, admin);
   expect(recorded.status).toBe(201);
 
