@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newWebhookId } from '../../subgraphs/webhook/entities/webhook';
 import { webhookModule } from '../../subgraphs/webhook/module';
-import { pruneDeliveries, recordAttempt } from '../../subgraphs/webhook/services/delivery-worker';
+import { claimDueDeliveries, pruneDeliveries, recordAttempt } from '../../subgraphs/webhook/services/delivery-worker';
 import { fanOutEvent } from '../../subgraphs/webhook/services/fan-out';
 import { useModuleDatabase } from '../support/module-database';
 
@@ -99,5 +99,26 @@ describe('pruneDeliveries', () => {
     expect(pruned).toEqual({ deliveries: 2, events: 2 });
     expect((await deliveriesOf(id)).map((row) => row.status).sort()).toEqual(['pending', 'succeeded']);
     expect(await db.query(`select count(*)::int as n from webhook.webhook_event`)).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('claimDueDeliveries', () => {
+  it('claims per webhook at most its free slots, oldest first, passing over leased and not-yet-due deliveries and inactive webhooks', async () => {
+    await db.query('delete from webhook.webhook');
+    const [busy, idle, failed] = [await webhook(), await webhook(), await webhook()];
+    for (let index = 0; index < 5; index += 1) await db.em().transactional((em) => fanOutEvent(em, earned()));
+    await db.query(`update webhook.webhook set status = 'failed' where id = ?`, [failed]);
+    const busyRows = await deliveriesOf(busy);
+    await lease(busyRows[0].id);
+    await db.query(`update webhook.webhook_delivery set next_attempt_at = now() + interval '1 hour' where id = ?`, [busyRows[4].id]);
+
+    const claimed = await claimDueDeliveries(db.em(), 30, 2);
+    const byWebhook = (id: string) => claimed.filter((row) => row.webhookId === id).map((row) => row.id);
+    expect(byWebhook(busy)).toEqual([busyRows[1].id]);
+    expect(byWebhook(idle)).toHaveLength(2);
+    expect(byWebhook(failed)).toEqual([]);
+    expect(claimed[0]).toMatchObject({ url: 'https://example.com/h', secret: 'a-secret-of-sixteen', body: expect.stringContaining('"type":"points.earned"'), token: expect.any(String) });
+    // Nothing more is free until an attempt ends.
+    expect(await claimDueDeliveries(db.em(), 30, 2)).toEqual([]);
   });
 });

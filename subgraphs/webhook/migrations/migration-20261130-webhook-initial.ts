@@ -48,7 +48,8 @@ export class Migration20261130WebhookInitial extends Migration {
         updated_at timestamptz not null default now(),
         unique (webhook_id, event_id)
       );
-      create index webhook_delivery_due_idx on webhook.webhook_delivery (next_attempt_at) where status = 'pending';
+      create index webhook_delivery_due_idx on webhook.webhook_delivery (webhook_id, next_attempt_at, id) where status = 'pending';
+      create index webhook_delivery_leased_idx on webhook.webhook_delivery (webhook_id) where status = 'pending' and lease_until is not null;
       create index webhook_delivery_log_idx on webhook.webhook_delivery (webhook_id, created_at desc, id);
       create index webhook_delivery_event_idx on webhook.webhook_delivery (event_id);
       create index webhook_delivery_finished_idx on webhook.webhook_delivery (updated_at) where status in ('succeeded', 'failed');

@@ -12,7 +12,7 @@ const POLL_MS = 250;
 const LEASE_MARGIN_SECONDS = 5;
 
 /** A delivery claimed for one attempt, with what the attempt sends. */
-interface ClaimedDelivery {
+export interface ClaimedDelivery {
   id: string;
   webhookId: string;
   eventId: string;
@@ -97,26 +97,9 @@ export class DeliveryWorker {
     }
   }
 
-  private async claim(): Promise<ClaimedDelivery[]> {
-    const token = randomUUID();
+  private claim(): Promise<ClaimedDelivery[]> {
     const leaseSeconds = Math.ceil(this.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
-    const rows: any[] = await this.orm.em.fork().execute(
-      `with busy as (
-         select webhook_id, count(*)::int as n from webhook.webhook_delivery
-         where status = 'pending' and lease_until > now() group by webhook_id
-       ), candidates as (
-         select d.id, d.webhook_id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) as rank
-         from webhook.webhook_delivery d join webhook.webhook w on w.id = d.webhook_id and w.status = 'active'
-         where d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
-       )
-       update webhook.webhook_delivery d set lease_until = now() + make_interval(secs => ?), lease_token = ?
-       from candidates c join webhook.webhook w on w.id = c.webhook_id left join busy b on b.webhook_id = c.webhook_id, webhook.webhook_event e
-       where d.id = c.id and e.id = d.event_id and c.rank <= ? - coalesce(b.n, 0)
-         and d.status = 'pending' and (d.lease_until is null or d.lease_until <= now())
-       returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
-      [leaseSeconds, token, this.settings.concurrencyPerWebhook],
-    );
-    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token }));
+    return claimDueDeliveries(this.orm.em.fork(), leaseSeconds, this.settings.concurrencyPerWebhook);
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -134,6 +117,36 @@ export class DeliveryWorker {
       .fork()
       .execute(`update webhook.webhook_delivery set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [delivery.id, delivery.token]);
   }
+}
+
+/**
+ * Claims due deliveries for one round: per active webhook, its oldest due `pending` deliveries that no
+ * live lease holds, as many as its free slots (`perWebhook` minus its attempts in flight, counted in the
+ * database so that the cap holds across processes), rows another claimer holds passed over (`skip
+ * locked`); each gets a lease of `leaseSeconds` and this round's token.
+ */
+export async function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perWebhook: number): Promise<ClaimedDelivery[]> {
+  const token = randomUUID();
+  const rows: any[] = await em.execute(
+    `with picked as (
+       select d.id, w.id as webhook_id from webhook.webhook w
+       cross join lateral (
+         select d.id from webhook.webhook_delivery d
+         where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
+         order by d.next_attempt_at, d.id
+         limit greatest(0, ? - (select count(*) from webhook.webhook_delivery b
+                                where b.webhook_id = w.id and b.status = 'pending' and b.lease_until is not null and b.lease_until > now()))
+         for update of d skip locked
+       ) d
+       where w.status = 'active'
+     )
+     update webhook.webhook_delivery d set lease_until = now() + make_interval(secs => ?), lease_token = ?
+     from picked p join webhook.webhook w on w.id = p.webhook_id, webhook.webhook_event e
+     where d.id = p.id and e.id = d.event_id
+     returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
+    [perWebhook, leaseSeconds, token],
+  );
+  return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token }));
 }
 
 /**
