@@ -184,6 +184,18 @@ describe('webhook delivery', () => {
     expect(receiver.on(earnedOnly.path).every((delivery) => bodyOf(delivery).type === 'points.earned')).toBe(true);
   });
 
+  it('never delivers a change that was rolled back: a refused refund announces nothing, the next one is delivered once', async () => {
+    const { path } = await register(['transaction.refunded']);
+    const transactionId = await purchase(10);
+    const refused = await api('POST', `/api/v1/transactions/${transactionId}/refund`, { amount: 50 });
+    expect(refused.status).toBe(409);
+    const refunded = await api('POST', `/api/v1/transactions/${transactionId}/refund`, { amount: 4 });
+    expect(refunded.status).toBe(200);
+    const [delivery] = await waitForTransaction(path, transactionId);
+    expect(bodyOf(delivery)).toMatchObject({ type: 'transaction.refunded', data: { transaction: { id: transactionId, refunded_amount: 4, status: 'partially_refunded' }, refund: { amount: 4, points_reversed: 4 } } });
+    expect(receiver.on(path)).toHaveLength(1);
+  });
+
   it('retries a failing receiver on the schedule with the same event id, until it answers 2xx', async () => {
     const { path, webhook } = await register(['transaction.completed']);
     let calls = 0;

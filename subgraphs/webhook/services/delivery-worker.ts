@@ -106,7 +106,9 @@ export class DeliveryWorker {
     const result = await this.sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, this.abort.signal);
     try {
       if (this.abort.signal.aborted && !result.ok) return await this.release(delivery);
-      await this.orm.em.fork().transactional((em) => recordAttempt(em, delivery, result, this.settings.retrySchedule));
+      const em = this.orm.em.fork();
+      if (result.ok) await recordAttempt(em, delivery, result, this.settings.retrySchedule);
+      else await em.transactional((inner) => recordAttempt(inner, delivery, result, this.settings.retrySchedule));
     } catch (error) {
       this.logger.error({ err: error, deliveryId: delivery.id }, 'webhook deliveries: recording an attempt failed (due again when its lease runs out)');
     }
@@ -150,22 +152,26 @@ export async function claimDueDeliveries(em: EntityManager, leaseSeconds: number
 }
 
 /**
- * Records one attempt under the webhook's lock (the order every writer of a webhook and its deliveries
- * takes). A 2xx: `succeeded`. A failure: retried after the next interval of the schedule; after the
- * last, the delivery is `failed`, the webhook `failed` (inactive) and its other pending deliveries
+ * Records one attempt. A 2xx: `succeeded`, in one statement. A failure (in a transaction, under the
+ * webhook's lock: the order every writer of a webhook and its deliveries takes): retried after the next
+ * interval of the schedule; after the last, the delivery is `failed`, the webhook `failed` (inactive) and its other pending deliveries
  * `held`. A delivery that is no longer pending (its webhook failed or was switched off meanwhile) keeps
  * its state; one whose lease was lost is left to its new holder.
  */
 export async function recordAttempt(em: EntityManager, delivery: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'token'>, result: AttemptResult, schedule: number[]): Promise<void> {
-  const [webhook] = await em.execute(`select status from webhook.webhook where id = ? for update`, [delivery.webhookId]);
-  const [row] = await em.execute(`select status, retries_used from webhook.webhook_delivery where id = ? and lease_token = ? for update`, [delivery.id, delivery.token]);
-  if (!webhook || !row) return;
   const outcome = `attempts = attempts + 1, last_status_code = ?, last_error = ?, lease_until = null, lease_token = null, updated_at = now()`;
   const facts = [result.statusCode, result.error];
   if (result.ok) {
-    await em.execute(`update webhook.webhook_delivery set ${outcome}, status = 'succeeded', delivered_at = now(), next_attempt_at = null where id = ?`, [...facts, delivery.id]);
+    // A success changes only its own row, whatever its webhook's state: no lock on the webhook.
+    await em.execute(
+      `update webhook.webhook_delivery set ${outcome}, status = 'succeeded', delivered_at = now(), next_attempt_at = null where id = ? and lease_token = ?`,
+      [...facts, delivery.id, delivery.token],
+    );
     return;
   }
+  const [webhook] = await em.execute(`select status from webhook.webhook where id = ? for update`, [delivery.webhookId]);
+  const [row] = await em.execute(`select status, retries_used from webhook.webhook_delivery where id = ? and lease_token = ? for update`, [delivery.id, delivery.token]);
+  if (!webhook || !row) return;
   if (row.status !== 'pending') {
     await em.execute(`update webhook.webhook_delivery set ${outcome} where id = ?`, [...facts, delivery.id]);
     return;
