@@ -94,6 +94,13 @@ describe('webhook management', () => {
     expect(detailFields((await api('POST', BASE, { url: `${receiver.url}/x`, events: [] })).body)).toEqual(['events']);
     expect(detailFields((await api('POST', BASE, { url: `${receiver.url}/x`, events: ['*', 'points.earned'] })).body)).toEqual(['events']);
     expect(detailFields((await api('POST', BASE, { url: 'ftp://example.com/x', events: ['*'] })).body)).toEqual(['url']);
+    const mistyped = await api('POST', BASE, { url: 42, events: 'points.earned', secret: 7 });
+    expect(mistyped.status).toBe(400);
+    expect(detailFields(mistyped.body)).toEqual(['secret', 'url']);
+    const { webhook } = await register(['points.earned']);
+    const badPatch = await api('PATCH', `${BASE}/${webhook.id}`, { active: 'yes' });
+    expect(badPatch.status).toBe(400);
+    expect(detailFields(badPatch.body)).toEqual(['active']);
   });
 
   it('changes url and events (PATCH), deletes (204), and answers WEBHOOK_NOT_FOUND for unknown and malformed ids', async () => {
