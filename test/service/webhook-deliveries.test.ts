@@ -96,9 +96,23 @@ describe('pruneDeliveries', () => {
     }
     await db.query(`update webhook.webhook_event set created_at = now() - interval '40 days'`);
     const pruned = await pruneDeliveries(db.em(), 30);
-    expect(pruned).toEqual({ deliveries: 2, events: 2 });
+    expect(pruned).toEqual({ expired: 0, deliveries: 2, events: 2 });
     expect((await deliveriesOf(id)).map((row) => row.status).sort()).toEqual(['pending', 'succeeded']);
     expect(await db.query(`select count(*)::int as n from webhook.webhook_event`)).toEqual([{ n: 2 }]);
+  });
+
+  it('expires held deliveries waiting longer than the retention (failed), then prunes them', async () => {
+    const id = await webhook('failed');
+    await db.em().transactional((em) => fanOutEvent(em, earned()));
+    await db.em().transactional((em) => fanOutEvent(em, earned()));
+    const [old] = await deliveriesOf(id);
+    await db.query(`update webhook.webhook_delivery set created_at = now() - interval '40 days' where id = ?`, [old.id]);
+    expect(await pruneDeliveries(db.em(), 30)).toMatchObject({ expired: 1 });
+    const rows = await db.query(`select id, status, last_error from webhook.webhook_delivery where webhook_id = ? order by created_at`, [id]);
+    expect(rows).toEqual([
+      { id: old.id, status: 'failed', last_error: 'expired: held longer than the retention' },
+      expect.objectContaining({ status: 'held' }),
+    ]);
   });
 });
 

@@ -193,8 +193,17 @@ export async function recordAttempt(em: EntityManager, delivery: Pick<ClaimedDel
   await em.execute(`update webhook.webhook_delivery set status = 'held', next_attempt_at = null, updated_at = now() where webhook_id = ? and status = 'pending'`, [delivery.webhookId]);
 }
 
-/** Deletes finished deliveries (succeeded, failed) older than the retention, and events no delivery needs any more. */
-export async function pruneDeliveries(em: EntityManager, retentionDays: number): Promise<{ deliveries: number; events: number }> {
+/**
+ * Retention: held deliveries waiting longer than the retention (their webhook left failed) expire as
+ * `failed`; finished deliveries (succeeded, failed) older than the retention are deleted, and the event
+ * bodies no delivery needs any more.
+ */
+export async function pruneDeliveries(em: EntityManager, retentionDays: number): Promise<{ expired: number; deliveries: number; events: number }> {
+  const expired = await em.execute(
+    `update webhook.webhook_delivery set status = 'failed', last_error = 'expired: held longer than the retention', updated_at = now()
+     where status = 'held' and created_at < now() - make_interval(days => ?) returning id`,
+    [retentionDays],
+  );
   const deliveries = await em.execute(
     `delete from webhook.webhook_delivery where status in ('succeeded', 'failed') and updated_at < now() - make_interval(days => ?) returning id`,
     [retentionDays],
@@ -204,5 +213,5 @@ export async function pruneDeliveries(em: EntityManager, retentionDays: number):
        and not exists (select 1 from webhook.webhook_delivery d where d.event_id = e.id) returning id`,
     [retentionDays],
   );
-  return { deliveries: deliveries.length, events: events.length };
+  return { expired: expired.length, deliveries: deliveries.length, events: events.length };
 }
