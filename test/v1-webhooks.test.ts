@@ -321,11 +321,12 @@ describe('webhooks in GraphQL (admin UI)', () => {
     const { path, webhook } = await register(['transaction.completed']);
     const transactionId = await purchase();
     await waitForTransaction(path, transactionId);
-    const query = `query($id: ID!) { webhook(id: $id) { id url active status secret } webhookDeliveries(webhookId: $id) { meta { total } data { eventType status attempts } } }`;
+    const query = `query($id: ID!) { webhook(id: $id) { id url active status secret } webhookDeliveries(webhookId: $id) { meta { total } data { eventType status attempts payload } } }`;
     await waitFor(async () => (await platform.graphql(query, { id: webhook.id }, admin.token)).body.data?.webhookDeliveries.data[0]?.status === 'succeeded', 'the delivery in GraphQL');
     const answer = await platform.graphql(query, { id: webhook.id }, admin.token);
     expect(answer.body.data.webhook).toMatchObject({ id: webhook.id, active: true, status: 'active', secret: `****${webhook.secret.slice(-4)}` });
-    expect(answer.body.data.webhookDeliveries).toEqual({ meta: { total: 1 }, data: [{ eventType: 'transaction.completed', status: 'succeeded', attempts: 1 }] });
+    const [received] = receiver.on(path);
+    expect(answer.body.data.webhookDeliveries).toEqual({ meta: { total: 1 }, data: [{ eventType: 'transaction.completed', status: 'succeeded', attempts: 1, payload: received.body }] });
     const refused = await platform.graphql(query, { id: webhook.id }, marketing.token);
     expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });

@@ -9,7 +9,7 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeed
 @ObjectType({ description: 'One event for one webhook: its state and last attempt' })
 @Entity({ tableName: 'webhook_delivery' })
 export class WebhookDelivery {
-  [OptionalProps]?: 'attempts' | 'retriesUsed' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'payload' | 'attempts' | 'retriesUsed' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'createdAt' | 'updatedAt';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string;
   @Field(() => ID) @Property({ type: 'text' }) webhookId: string;
@@ -25,4 +25,8 @@ export class WebhookDelivery {
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deliveredAt: Date | null = null;
   @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Property({ type: 'timestamptz' }) updatedAt: Date = new Date();
+
+  /** The body every attempt sends, filled by the delivery log's reads (not a column: kept once per event). */
+  @Field(() => String, { nullable: true, description: 'The JSON body every attempt of it sends, byte for byte (what the receiver got)' })
+  payload?: string | null;
 }

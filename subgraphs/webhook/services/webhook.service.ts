@@ -98,7 +98,17 @@ export class WebhookService {
   async deliveries(args: DeliveryListArgs): Promise<Page<WebhookDelivery>> {
     await this.get(args.webhookId);
     const where = { webhookId: args.webhookId, ...(args.status ? { status: args.status as WebhookDelivery['status'] } : {}) };
-    return findPage(this.em, WebhookDelivery, where, { createdAt: 'desc', id: 'desc' }, args, await this.em.count(WebhookDelivery, where));
+    const page = await findPage(this.em, WebhookDelivery, where, { createdAt: 'desc', id: 'desc' }, args, await this.em.count(WebhookDelivery, where));
+    const eventIds = [...new Set(page.data.map((delivery) => delivery.eventId))];
+    if (eventIds.length > 0) {
+      const bodies: Array<{ id: string; body: string }> = await this.em.execute(
+        `select id, body from webhook.webhook_event where id in (${eventIds.map(() => '?').join(', ')})`,
+        eventIds,
+      );
+      const byId = new Map(bodies.map((row) => [row.id, row.body]));
+      for (const delivery of page.data) delivery.payload = byId.get(delivery.eventId) ?? null;
+    }
+    return page;
   }
 
   /**
