@@ -109,4 +109,39 @@ describe('the event table', () => {
     });
     expect(data).toEqual({ customer_id: 'm1', points: 12, reason: 'Birthday', transaction_id: 'order-9', new_balance: 112 });
   });
+
+  it('gives the other producers\' events their documented data', () => {
+    expect(
+      PUBLIC_EVENTS['reward.claimed'].data({
+        memberId: 'm1',
+        rewardId: 'r1',
+        rewardCatalogId: 'c1',
+        rewardCodeId: 'code1',
+        pointUsage: '150.00',
+        expiredAt: '2026-12-31T00:00:00.000Z',
+        claimedAt: '2026-11-23T06:36:33.500Z',
+      }),
+    ).toEqual({ customer_id: 'm1', reward_id: 'c1', claim_id: 'code1', points_spent: 150, expires_at: '2026-12-31T00:00:00Z', claimed_at: '2026-11-23T06:36:33Z' });
+    expect(
+      PUBLIC_EVENTS['transaction.refunded'].data({
+        transactionId: 't1',
+        refundId: 'f1',
+        customerId: 'm1',
+        amount: '4.00',
+        refundedAmount: '6.50',
+        status: 'partially_refunded',
+        pointsReversed: '4.00',
+        pointsUnrecovered: '0.00',
+        refundedAt: '2026-11-23T06:36:33.000Z',
+      }),
+    ).toEqual({
+      transaction: { id: 't1', customer_id: 'm1', refunded_amount: 6.5, status: 'partially_refunded' },
+      refund: { id: 'f1', amount: 4, points_reversed: 4, points_unrecovered: 0, refunded_at: '2026-11-23T06:36:33Z' },
+    });
+    expect(
+      PUBLIC_EVENTS['customer.tier_changed'].data({ memberId: 'm1', fromTierId: 'a', toTierId: 'b', changeType: 'upgrade', source: 'automatic', tierEndAt: null, snapshot: {}, historyId: 'h' }),
+    ).toEqual({ customer_id: 'm1', from_tier_id: 'a', to_tier_id: 'b', change_type: 'upgrade', source: 'automatic', tier_end_at: null });
+    const created = { customer: { id: 'm1', name: 'A', email: null, phone: null, tier: 'Silver', points_balance: 0, created_at: '2026-11-23T06:36:33Z' } };
+    expect(PUBLIC_EVENTS['customer.created'].data(created)).toEqual(created);
+  });
 });
