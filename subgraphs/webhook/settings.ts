@@ -30,10 +30,9 @@ export function parseWebhookSettings(env: Env, problems: string[]): WebhookSetti
   };
 }
 
-/** `60,300,...`: positive whole seconds, at most 20 retries of at most a week each; empty means no retry. */
+/** `60,300,...`: positive whole seconds, at most 20 retries of at most a week each; unset or empty (as docker-compose passes an unset one): Part 3's. */
 export function parseSchedule(raw: string | undefined, problems: string[]): number[] {
-  if (raw === undefined) return DEFAULT_RETRY_SCHEDULE;
-  if (raw.trim() === '') return [];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_SCHEDULE;
   const values = raw.split(',').map((part) => Number(part.trim()));
   if (values.length > MAX_RETRIES || values.some((value) => !Number.isInteger(value) || value < 1 || value > MAX_INTERVAL_SECONDS)) {
     problems.push(`WEBHOOK_RETRY_SCHEDULE must be at most ${MAX_RETRIES} comma-separated whole seconds (1..${MAX_INTERVAL_SECONDS}), got "${raw}"`);

@@ -80,7 +80,7 @@ describe('webhook settings', () => {
   it('reads a schedule of whole seconds and names a bad one', () => {
     const problems: string[] = [];
     expect(parseSchedule('1, 2,3', problems)).toEqual([1, 2, 3]);
-    expect(parseSchedule('', problems)).toEqual([]);
+    expect(parseSchedule('', problems)).toEqual(DEFAULT_RETRY_SCHEDULE);
     expect(problems).toEqual([]);
     parseSchedule('1,x', problems);
     parseSchedule('0', problems);
