@@ -101,13 +101,13 @@ export const V1_WEBHOOK_ROUTES: Route[] = [
   },
   {
     method: 'post',
-    path: `${BASE}/:id/deliveries/:deliveryId/redeliver`,
+    path: `${BASE}/:id/deliveries/:delivery_id/redeliver`,
     operation: 'V1RedeliverWebhookDelivery',
     envelope: 'v1',
     status: 202,
     scope: 'admin',
     notFound: 'WEBHOOK_NOT_FOUND',
     doc: { summary: "Sends the delivery's event again, with the same id (409 INVALID_STATE when the webhook is not active or the delivery is pending)", body: object({}), response: DELIVERY },
-    variables: ({ params }) => ({ webhookId: params.id, deliveryId: params.deliveryId }),
+    variables: ({ params }) => ({ webhookId: params.id, deliveryId: params.delivery_id }),
   },
 ];

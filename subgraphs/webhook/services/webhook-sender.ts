@@ -42,6 +42,7 @@ export class WebhookSender {
     if (literalHostRefused(url, this.options.allowPrivateTargets)) {
       return Promise.resolve({ ok: false, statusCode: null, error: 'refused: the address is loopback, private or link-local' });
     }
+    if (signal?.aborted) return Promise.resolve({ ok: false, statusCode: null, error: 'aborted: the delivering process stopped' });
     const secure = url.protocol === 'https:';
     if (!secure && !(this.options.allowPrivateTargets && url.protocol === 'http:')) return Promise.resolve({ ok: false, statusCode: null, error: 'refused: url must use https' });
     const headers = {
