@@ -265,10 +265,9 @@ describe('webhook delivery', () => {
     const transactions = [];
     for (let index = 0; index < 6; index += 1) transactions.push(await purchase());
     for (const id of transactions) await waitForTransaction(healthy.path, id);
-    // At most the per-webhook concurrency (4) of the hanging receiver's requests are open, none answered yet.
-    expect(receiver.on(hanging.path).length).toBeLessThanOrEqual(4);
-    const stuck = await deliveriesOf(hanging.webhook.id);
-    expect(stuck.data.every((delivery: { status: string; attempts: number }) => delivery.status === 'pending')).toBe(true);
+    // The healthy receiver got every event while the hanging one held at most the per-webhook concurrency (4) of requests open.
+    expect(receiver.on(hanging.path).length).toBeGreaterThan(0);
+    expect(receiver.maxOpen(hanging.path)).toBeLessThanOrEqual(4);
     await waitFor(async () => (await deliveriesOf(hanging.webhook.id)).data.some((delivery: { last_error: string | null }) => delivery.last_error?.startsWith('timeout')), 'a timeout recorded');
     receiver.behave(hanging.path, 200);
     await api('PATCH', `${BASE}/${hanging.webhook.id}`, { active: false });

@@ -19,6 +19,8 @@ export interface FakeWebhookReceiver {
   behave: (path: string, behaviour: ReceiverBehaviour) => void;
   /** What arrived on one path. */
   on: (path: string) => ReceivedDelivery[];
+  /** The most requests on one path that were open (unanswered, connected) at the same time. */
+  maxOpen: (path: string) => number;
   close: () => Promise<void>;
 }
 
@@ -27,7 +29,13 @@ export async function startFakeWebhookReceiver(): Promise<FakeWebhookReceiver> {
   const behaviours = new Map<string, ReceiverBehaviour>();
   const sockets = new Set<Socket>();
   const received: ReceivedDelivery[] = [];
+  const open = new Map<string, number>();
+  const peak = new Map<string, number>();
   const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    open.set(path, (open.get(path) ?? 0) + 1);
+    peak.set(path, Math.max(peak.get(path) ?? 0, open.get(path)!));
+    res.once('close', () => open.set(path, open.get(path)! - 1));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -50,6 +58,7 @@ export async function startFakeWebhookReceiver(): Promise<FakeWebhookReceiver> {
     received,
     behave: (path, behaviour) => void behaviours.set(path, behaviour),
     on: (path) => received.filter((delivery) => delivery.path === path),
+    maxOpen: (path) => peak.get(path) ?? 0,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
