@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
-import { unique } from './support/test-platform';
+import { startTestPlatform, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
 
@@ -312,6 +312,29 @@ describe('webhook delivery', () => {
     const bad = await api('GET', `${BASE}/${webhook.id}/deliveries?status=lost`);
     expect(bad.status).toBe(400);
     expect(detailFields(bad.body)).toEqual(['status']);
+  });
+});
+
+describe('several delivering processes', () => {
+  it('two processes on one database: every event delivered once, at most 4 requests open to one webhook across both', async () => {
+    const second = await startTestPlatform({
+      DATABASE_URL: platform.config.databaseUrl!,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    });
+    try {
+      const slow = await register(['transaction.completed']);
+      receiver.behave(slow.path, (_delivery, res) => void setTimeout(() => res.writeHead(200).end(), 300));
+      const transactions = [];
+      for (let index = 0; index < 12; index += 1) transactions.push(await purchase());
+      for (const id of transactions) await waitForTransaction(slow.path, id);
+      expect(receiver.maxOpen(slow.path)).toBeLessThanOrEqual(4);
+      expect(receiver.on(slow.path)).toHaveLength(12);
+      await waitFor(async () => (await deliveriesOf(slow.webhook.id, '?status=succeeded&limit=100')).pagination.total === 12, 'all recorded');
+    } finally {
+      await second.close();
+    }
   });
 });
 
