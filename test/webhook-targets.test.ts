@@ -132,6 +132,27 @@ describe('WebhookSender', () => {
     }
   });
 
+  it('sends again at once on a new connection when a kept-alive one was closed under it, not counting it as a failure', async () => {
+    const sockets = new Set<unknown>();
+    let requests = 0;
+    const target = await httpServer((req, res) => {
+      requests += 1;
+      sockets.add(req.socket);
+      // The second request arrives on the kept-alive connection of the first: it is cut without an answer.
+      if (requests === 2) return void req.socket.destroy();
+      res.writeHead(200).end('ok');
+    });
+    try {
+      expect(await sender.send(`${target.url}/hook`, 'a-secret-of-sixteen', 'e1', body)).toMatchObject({ ok: true });
+      expect(await sender.send(`${target.url}/hook`, 'a-secret-of-sixteen', 'e2', body)).toEqual({ ok: true, statusCode: 200, error: null });
+      expect(requests).toBe(3);
+      expect(sockets.size).toBe(2);
+    } finally {
+      target.server.closeAllConnections();
+      target.server.close();
+    }
+  });
+
   it('refuses private targets unless allowed, without connecting', async () => {
     const strict = new WebhookSender({ timeoutMs: 1500, allowPrivateTargets: false });
     const counter = await connectionCounter();

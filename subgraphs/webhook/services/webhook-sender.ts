@@ -14,6 +14,12 @@ export interface AttemptResult {
   error: string | null;
 }
 
+/** An exchange's result, and whether it failed only because a kept-alive connection had been closed. */
+interface Exchange {
+  result: AttemptResult;
+  staleSocket?: boolean;
+}
+
 export interface SenderOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
@@ -32,19 +38,31 @@ export class WebhookSender {
     this.lookup = guardedLookup(options.allowPrivateTargets);
   }
 
-  send(target: string, secret: string, eventId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
+  /**
+   * One attempt. A kept-alive connection the receiver closed just as it was reused fails before the
+   * request reached it (ECONNRESET on a reused socket): that is tried once more at once, on a new
+   * connection, rather than counted as the receiver's failure.
+   */
+  async send(target: string, secret: string, eventId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
+    const deadline = Date.now() + this.options.timeoutMs;
+    const first = await this.exchange(target, secret, eventId, body, signal, true, deadline);
+    if (!first.staleSocket || Date.now() >= deadline) return first.result;
+    return (await this.exchange(target, secret, eventId, body, signal, false, deadline)).result;
+  }
+
+  private async exchange(target: string, secret: string, eventId: string, body: string, signal: AbortSignal | undefined, pooled: boolean, deadline: number): Promise<Exchange> {
     let url: URL;
     try {
       url = new URL(target);
     } catch {
-      return Promise.resolve({ ok: false, statusCode: null, error: 'invalid url' });
+      return { result: { ok: false, statusCode: null, error: 'invalid url' } };
     }
     if (literalHostRefused(url, this.options.allowPrivateTargets)) {
-      return Promise.resolve({ ok: false, statusCode: null, error: 'refused: the address is loopback, private or link-local' });
+      return { result: { ok: false, statusCode: null, error: 'refused: the address is loopback, private or link-local' } };
     }
-    if (signal?.aborted) return Promise.resolve({ ok: false, statusCode: null, error: 'aborted: the delivering process stopped' });
+    if (signal?.aborted) return { result: { ok: false, statusCode: null, error: 'aborted: the delivering process stopped' } };
     const secure = url.protocol === 'https:';
-    if (!secure && !(this.options.allowPrivateTargets && url.protocol === 'http:')) return Promise.resolve({ ok: false, statusCode: null, error: 'refused: url must use https' });
+    if (!secure && !(this.options.allowPrivateTargets && url.protocol === 'http:')) return { result: { ok: false, statusCode: null, error: 'refused: url must use https' } };
     const headers = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
@@ -53,49 +71,48 @@ export class WebhookSender {
     };
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (result: AttemptResult) => {
+      const finish = (result: AttemptResult, staleSocket = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        resolve(result);
+        resolve({ result, staleSocket });
       };
-      const request = (secure ? httpsRequest : httpRequest)(
-        url,
-        { method: 'POST', headers, agent: secure ? this.agents.https : this.agents.http, lookup: this.lookup },
-        (response) => {
-          const status = response.statusCode ?? 0;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const done = () => {
-            const text = Buffer.concat(chunks).toString('utf8').slice(0, KEPT_RESPONSE_CHARS);
-            const ok = status >= 200 && status < 300;
-            finish({ ok, statusCode: status, error: ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}${text ? `: ${text}` : ''}` });
-          };
-          response.on('data', (chunk: Buffer) => {
-            if (size < MAX_RESPONSE_BYTES) chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
-            size += chunk.length;
-            if (size >= MAX_RESPONSE_BYTES) {
-              response.destroy();
-              done();
-            }
-          });
-          response.on('end', done);
-          response.on('error', () => done());
-        },
-      );
+      const agent = pooled ? (secure ? this.agents.https : this.agents.http) : false;
+      const request = (secure ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent, lookup: this.lookup }, (response) => {
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, KEPT_RESPONSE_CHARS);
+          const ok = status >= 200 && status < 300;
+          finish({ ok, statusCode: status, error: ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}${text ? `: ${text}` : ''}` });
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (size < MAX_RESPONSE_BYTES) chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
+          size += chunk.length;
+          if (size >= MAX_RESPONSE_BYTES) {
+            response.destroy();
+            done();
+          }
+        });
+        response.on('end', done);
+        response.on('error', () => done());
+      });
       const timer = setTimeout(() => {
         request.destroy();
         finish({ ok: false, statusCode: null, error: `timeout: no answer within ${this.options.timeoutMs} ms` });
-      }, this.options.timeoutMs);
+      }, Math.max(0, deadline - Date.now()));
       const onAbort = () => {
         request.destroy();
         finish({ ok: false, statusCode: null, error: 'aborted: the delivering process stopped' });
       };
       signal?.addEventListener('abort', onAbort);
       request.on('error', (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
         const refused = error instanceof BlockedTargetError || (error as { cause?: unknown }).cause instanceof BlockedTargetError;
-        finish({ ok: false, statusCode: null, error: refused ? `refused: ${error.message}` : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`.slice(0, 300) });
+        const stale = pooled && request.reusedSocket && code === 'ECONNRESET';
+        finish({ ok: false, statusCode: null, error: refused ? `refused: ${error.message}` : `${code ?? 'error'}: ${error.message}`.slice(0, 300) }, stale);
       });
       request.end(body);
     });
