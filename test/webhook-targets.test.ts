@@ -38,6 +38,9 @@ describe('registration', () => {
     ['https://192.168.0.10/hook', 'private'],
     ['https://169.254.169.254/latest/meta-data', 'link-local'],
     ['https://[::ffff:127.0.0.1]/hook', 'loopback'],
+    ['https://2130706433/hook', 'loopback'],
+    ['https://0x7f.1/hook', 'loopback'],
+    ['https://0.0.0.0/hook', 'loopback'],
     ['https://user:password@example.com/hook', 'credentials'],
   ])('refuses %s (400 on url)', async (url, message) => {
     const refused = await register(url);
