@@ -66,7 +66,8 @@ export class DeliveryWorker {
     clearTimeout(this.timer);
     this.abort.abort();
     await this.round;
-    await Promise.allSettled([...this.inFlight]);
+    // Attempts ending while stopping start nothing new (the worker is stopped): wait until none is left.
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.sender.close();
   }
 
