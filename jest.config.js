@@ -15,7 +15,7 @@ module.exports = {
   },
   // jose and file-type (with its dependencies) are published as ES modules only: let swc turn them into
   // CommonJS for jest. Node itself loads them with require() (Node 20.19+).
-  transformIgnorePatterns: ['/node_modules/(?!(jose|file-type|strtok3|token-types|uint8array-extras|@tokenizer/inflate|@borewit/text-codec)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|file-type|strtok3|token-types|uint8array-extras|@tokenizer/inflate|@borewit/text-codec|oauth4webapi)/)'],
   // file-type's exports offer its Node entry only to `import` and `module-sync`, conditions jest does not use.
   moduleNameMapper: { '^file-type$': '<rootDir>/node_modules/file-type/index.js' },
   setupFiles: ['reflect-metadata'],

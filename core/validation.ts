@@ -70,3 +70,24 @@ export const AreUploadedUrls =
   (target, property) => {
     for (const decorator of [IsOptional(), IsArray(), ArrayMaxSize(max), IsHttpUrl({ each: true }), MaxLength(2048, { each: true })]) decorator(target, property);
   };
+
+/** A BCP 47 language tag (`en`, `th-TH`, `zh-Hans-CN`), as `Intl` understands it, at most 35 characters. */
+export function IsLocaleTag(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isLocaleTag',
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string' || value.length === 0 || value.length > 35) return false;
+          try {
+            return Intl.getCanonicalLocales(value).length === 1;
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: (args) => `${args?.property} must be a BCP 47 locale tag such as en, th or zh-CN`,
+      },
+    },
+    options,
+  );
+}

@@ -20,8 +20,11 @@ import { fromV1 } from './v1/case';
 import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
 import { v1ErrorBody } from './v1/errors';
 import { v1OpenApi } from './v1/openapi';
+import { idempotencyKeyOf } from './v1/idempotency';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
+import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
+import { OAUTH_REGISTRATION_PATH, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
@@ -57,10 +60,15 @@ export function createRestApp(options: RestAppOptions): Express {
   });
   app.use('/files', ...serveFiles(storage.directory));
   app.use(V1_BASE, apiKeyCredential(gateway));
+  // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
+  app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
+  const oauthCredentials = new OAuthAccessTokenCredentials(gateway, config.jwtSecret);
+  app.use([V1_BASE, OAUTH_REGISTRATION_PATH], oauthCredentials.middleware);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
+  app.use(oauthRouter(config, gateway, oauthCredentials));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {
@@ -86,6 +94,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
   if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
   const variables = new OperationVariables(apiSchema, parse(document));
   const v1 = isV1Route(route) ? v1ContextOf(route) : undefined;
+  if (route.idempotent && !/\$idempotencyKey\b/.test(document)) throw new Error(`Idempotent route ${route.method.toUpperCase()} ${route.path}: ${route.operation} declares no $idempotencyKey`);
   return async (req, res, next) => {
     let succeeded = false;
     try {
@@ -98,7 +107,9 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
         uploads: res.locals.uploads ?? {},
       };
       const input = v1 ? v1Input(given, route) : given;
-      const { values, errors } = variables.coerce((route.variables ?? defaultVariables)(input));
+      const built = (route.variables ?? defaultVariables)(input);
+      if (route.idempotent) built.idempotencyKey = idempotencyKeyOf(req.headers);
+      const { values, errors } = variables.coerce(built);
       if (errors.length > 0) throw validationError(errors);
       const result = await gateway({ query: document, variables: values }, { authorization: req.headers.authorization, requestId: res.locals.requestId });
       if (result.errors?.length || !result.data) {
@@ -107,13 +118,14 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
         const error = errorFromGraphql(first);
         const retryAfter = retryAfterOf(first);
         if (retryAfter) res.set('Retry-After', retryAfter);
-        if (v1) return answerV1Failure(res, v1, error.statusCode, error.data.message, error.data.errors);
+        if (v1) return answerV1Failure(res, v1, error.statusCode, error.data.message, error.data.errors, error.data.data);
         return void res.status(error.statusCode).json(error);
       }
       succeeded = true;
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
       const status = route.status ?? 200;
+      if (v1 && status === 204) return void res.status(204).end();
       if (v1) return void res.status(status).json(route.envelope === 'v1List' ? v1ListBody(payload as never, route.pageCounts ?? false) : v1Body(payload));
       if (route.envelope === 'empty') return void res.status(status).end();
       const message = typeof route.message === 'function' ? route.message(result.data) : route.message;
@@ -133,7 +145,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
 function v1Input(input: RouteInput, route: Route): RouteInput {
   const query = fromV1(input.query) as Record<string, unknown>;
   if (route.envelope === 'v1List' && query.limit === undefined) query.limit = '20';
-  return { ...input, query, body: fromV1(input.body) as Record<string, unknown> };
+  return { ...input, query, body: fromV1(input.body) as Record<string, unknown>, rawBody: input.body };
 }
 
 const jsonBody = express.json({ limit: '1mb' });

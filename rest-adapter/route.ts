@@ -1,6 +1,7 @@
 import { Request, Response } from 'express';
 import { IncomingHttpHeaders } from 'node:http';
 import { Principal } from '../core/auth/principal';
+import { FieldError } from '../core/errors';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
 import type { V1RouteDoc } from './v1/openapi';
@@ -14,6 +15,8 @@ export interface RouteInput {
   cookies: Record<string, string | undefined>;
   headers: IncomingHttpHeaders;
   uploads: Uploads;
+  /** A v1 request's JSON body as sent (`body` has its keys in camelCase): for free-form objects such as `metadata`. */
+  rawBody?: Record<string, unknown>;
 }
 
 /**
@@ -80,8 +83,38 @@ export interface Route {
    * `{error: {code, message}}`; without it a v1 401 is the OAuth `invalid_token` form.
    */
   unauthenticated?: string;
+  /**
+   * A POST that creates or moves value (contract section 1): its `Idempotency-Key` header (1 to 255
+   * visible ASCII characters, else 400 on `Idempotency-Key`) reaches the operation as `$idempotencyKey`,
+   * which the domain deduplicates per caller inside the mutation's own transaction: the same key and
+   * body answer the first outcome again, another body is 409 `IDEMPOTENCY_KEY_REUSED` (a conflict on the
+   * field `Idempotency-Key`). The operation must declare `$idempotencyKey`.
+   */
+  idempotent?: boolean;
+  /**
+   * The route's own v1 failures: what the platform's failure (status, message, field errors, `data`)
+   * answers on this route, such as a 422 business rule (`INSUFFICIENT_POINTS`); undefined keeps the
+   * usual mapping. Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
+   */
+  v1Failure?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
   /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */
   doc?: V1RouteDoc;
+}
+
+/** A failure of a v1 route's operation, as the platform answered it. */
+export interface V1PlatformFailure {
+  status: number;
+  message: string;
+  fieldErrors?: FieldError[];
+  data?: unknown;
+}
+
+/** What a v1 route answers for a failure of its own: status and `{error: {code, message, details?}}`. */
+export interface V1RouteFailure {
+  status: number;
+  code: string;
+  message: string;
+  fieldErrors?: FieldError[];
 }
 
 export const isV1Route = (route: Route): boolean => route.envelope === 'v1' || route.envelope === 'v1List';

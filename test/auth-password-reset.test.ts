@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestPlatform, unique } from './support/test-platform';
+import { startTestPlatform, unique, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 
 const STAFFS = '/auth/api/staffs';
@@ -460,7 +460,7 @@ describe('first activation by invitation', () => {
     } finally {
       await unreachable.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 
   it('mails an invitation to a new staff member, who logs in once the password is set and becomes ACTIVE', async () => {
     const email = `${unique('invited')}@example.com`;

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PasswordHasher } from '../core/auth/secrets';
-import { startTestPlatform, unique } from './support/test-platform';
+import { startTestPlatform, unique, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 
 const JWT_SECRET = randomBytes(32).toString('hex');
@@ -203,5 +203,5 @@ describe('password hashing cost', () => {
     } finally {
       await owasp.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });

@@ -18,7 +18,7 @@ import { createRestApp } from '../rest-adapter/app';
 import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
 import { png } from './support/images';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
-import { openTestRateLimiter, startTestPlatform } from './support/test-platform';
+import { openTestRateLimiter, startTestPlatform, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { useTempDirs } from './support/temp-dirs';
 import { usePlatform } from './support/use-platform';
 
@@ -93,7 +93,7 @@ describe('request ids in the logs', () => {
     } finally {
       await platform.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });
 
 describe('unexpected errors', () => {
@@ -234,7 +234,7 @@ describe('bootstrap admin and a second start', () => {
     } finally {
       await second.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });
 
 describe('password reset mail without SMTP', () => {
@@ -253,5 +253,5 @@ describe('password reset mail without SMTP', () => {
     } finally {
       await platform.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });

@@ -515,13 +515,19 @@ describe('Member.rewardCodes (contributed by the reward subgraph)', () => {
     expect(onlyExpired.body.data.member.rewardCodes.data).toEqual([{ id: expired.id, status: 'EXPIRED' }]);
   });
 
-  it('answers the member itself, and refuses staff without reward:manage', async () => {
+  it('answers the member itself and staff with reward:read (tenants), and refuses staff without it', async () => {
     const own = await platform.graphql(`query ($status: RewardCodeStatus, $page: Int, $limit: Int) { currentMember { id ${CODES} } }`, { status: 'AVAILABLE' }, member.token);
     expect(own.body.errors).toBeUndefined();
     expect(own.body.data.currentMember.rewardCodes.data).toEqual([{ id: available.id, status: 'AVAILABLE' }]);
-    const byTenant = await platform.graphql(`query ($id: ID!, $status: RewardCodeStatus, $page: Int, $limit: Int) { member(id: $id) { id ${CODES} } }`, { id: member.id }, tenant.token);
-    expect(byTenant.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    expect(byTenant.body.data?.member ?? null).toBeNull();
+    const query = `query ($id: ID!, $status: RewardCodeStatus, $page: Int, $limit: Int) { member(id: $id) { id ${CODES} } }`;
+    const byTenant = await platform.graphql(query, { id: member.id }, tenant.token);
+    expect(byTenant.body.errors).toBeUndefined();
+    expect(byTenant.body.data.member.rewardCodes.meta.total).toBe(2);
+    // A role without reward:read or reward:manage (the seeded customer role, given to a staff account here).
+    const unprivileged = await platform.createStaff('customer');
+    const refused = await platform.graphql(query, { id: member.id }, unprivileged.token);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(refused.body.data?.member ?? null).toBeNull();
   });
 });
 

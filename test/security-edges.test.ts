@@ -8,7 +8,7 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
-import { openTestRateLimiter, startTestPlatform, unique } from './support/test-platform';
+import { openTestRateLimiter, startTestPlatform, unique, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 
 const ENTITIES = 'query Entities($representations: [_Any!]!) { _entities(representations: $representations) { ... on Member { id name } } }';
@@ -45,7 +45,7 @@ describe('internal parts', () => {
     } finally {
       await opened.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 
   it('refuses a subgraph request without the gateway credential, so _entities cannot read members or balances', async () => {
     const member = await platform.loginMember();
@@ -164,7 +164,7 @@ describe('introspection', () => {
     } finally {
       await enabled.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });
 
 describe('rate limits shared by every adapter and gateway', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
 const BASE = '/api/v1/customers';
 const V1_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -124,6 +125,19 @@ describe('GET /api/v1/customers', () => {
     expect(idsOf((await get(`${BASE}?search=bROWN`)).body)).toEqual([bob.id]);
   });
 
+  it("filters on the tier, by the tier's name (case ignored) or id, from auth's projection of tier changes", async () => {
+    // The tier assignment reaches the member list through the cluster's customer.tier_changed event.
+    const byName = await waitFor(async () => {
+      const response = await get(`${BASE}?filter[tier]=${encodeURIComponent(tier.name_en.toUpperCase())}`);
+      return response.body.data.length > 0 && response;
+    }, 'the tier filter to see alice');
+    expect(idsOf(byName.body)).toEqual([alice.id]);
+    expect(byName.body.pagination.total).toBe(1);
+    expect(idsOf((await get(`${BASE}?filter[tier]=${tier.id}&filter[status]=active`)).body)).toEqual([alice.id]);
+    expect((await get(`${BASE}?filter[tier]=${randomUUID()}`)).body).toMatchObject({ data: [], pagination: { total: 0 } });
+    expect((await get(`${BASE}?filter[tier]=No%20Such%20Tier`)).body.data).toEqual([]);
+  });
+
   it('narrows to a creation window: date_from from its start, a bare date_to through its whole day', async () => {
     expect(idsOf((await get(`${BASE}?date_from=2026-02-01&sort=created_at:asc`)).body)).toEqual([bob.id, carol.id]);
     expect(idsOf((await get(`${BASE}?date_to=2026-02-10&sort=created_at:asc`)).body)).toEqual([alice.id, bob.id]);
@@ -134,7 +148,7 @@ describe('GET /api/v1/customers', () => {
   });
 
   it('reports every bad list parameter at once', async () => {
-    const response = await get(`${BASE}?sort=email:up&filter[status]=gone&filter[tier]=gold&include=wallet`);
+    const response = await get(`${BASE}?sort=email:up&filter[status]=gone&filter[tier]=&include=wallet`);
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     expect(detailFields(response.body)).toEqual(['filter[status]', 'filter[tier]', 'include', 'sort']);
@@ -166,7 +180,10 @@ describe('GET /api/v1/customers/{id}', () => {
     expect(included.body.data.tier).toEqual({ id: tier.id, name: tier.name_en, level: tier.level });
     expect(included.body.data.points).toEqual({ balance: 120, lifetime_earned: 150, lifetime_redeemed: 30 });
     expect((await get(`${BASE}/${bob.id}?include=points`)).body.data.points).toEqual({ balance: 0, lifetime_earned: 0, lifetime_redeemed: 0 });
-    expect((await get(`${BASE}/${alice.id}?include=rewards`)).status).toBe(400);
+    const claims = await get(`${BASE}/${bob.id}?include=rewards,campaigns`);
+    expect(claims.status).toBe(200);
+    expect(claims.body.data).toMatchObject({ rewards: [], campaigns: [] });
+    expect((await get(`${BASE}/${alice.id}?include=wallet`)).status).toBe(400);
   });
 
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown id and for what is no id at all', async () => {

@@ -295,7 +295,7 @@ describe('events', () => {
     await refund(transaction.id, { amount: 20 });
     const { rows } = await platform.sql.query(`select type, payload from point.outbox_event where aggregate_id = $1 order by sequence`, [customer.id]);
     expect(rows.map((row) => row.type)).toEqual(['points.earned', 'transaction.completed', 'points.redeemed', 'transaction.refunded']);
-    expect(rows[0].payload).toMatchObject({ memberId: customer.id, actionType: 'EARN', amount: '80.00', purchaseAmount: '80.00', sourceBy: 'Purchase' });
+    expect(rows[0].payload).toMatchObject({ memberId: customer.id, actionType: 'EARN', amount: '80.00', purchaseAmount: '80.00', sourceBy: 'Purchase', referenceId: transaction.id });
     expect(rows[1].payload).toEqual({
       transactionId: transaction.id,
       customerId: customer.id,
@@ -308,7 +308,7 @@ describe('events', () => {
       occurredAt: expect.any(String),
       createdAt: expect.any(String),
     });
-    expect(rows[2].payload).toMatchObject({ memberId: customer.id, actionType: 'SPEND', amount: '20.00' });
+    expect(rows[2].payload).toMatchObject({ memberId: customer.id, actionType: 'SPEND', amount: '20.00', referenceId: transaction.id });
     expect(rows[3].payload).toEqual({
       transactionId: transaction.id,
       refundId: expect.any(String),
@@ -374,5 +374,83 @@ describe('GET /api/v1/customers/{id}/interactions', () => {
     expect(bad.status).toBe(400);
     expect(detailFields(bad.body)).toEqual(['date_from', 'type']);
     expect(detailFields((await get(`/api/v1/customers/${alice.id}/interactions?type=dance`)).body)).toEqual(['type']);
+  });
+});
+
+describe('Idempotency-Key on recording and refunding', () => {
+  const withKey = (path: string, body: unknown, key: string, token: string = admin.token) =>
+    platform.api('POST', path, { token, body, headers: { 'Idempotency-Key': key } });
+  const purchasesOf = async (customerId: string) => (await platform.sql.query('select id from point.purchase where member_id = $1', [customerId])).rows;
+  const refundsOf = async (transactionId: string) => (await platform.sql.query('select id from point.purchase_refund where purchase_id = $1', [transactionId])).rows;
+
+  it('answers a repeated purchase with the first response and records it once; another body is 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const customer = await platform.loginMember();
+    const key = unique('purchase-key');
+    const first = await withKey(BASE, { customer_id: customer.id, amount: 12.5, category: 'grocery' }, key);
+    const again = await withKey(BASE, { category: 'grocery', amount: 12.5, customer_id: customer.id }, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await purchasesOf(customer.id)).toHaveLength(1);
+    expect(await balanceOf(customer.id)).toBe(12);
+    const other = await withKey(BASE, { customer_id: customer.id, amount: 13 }, key);
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) } });
+    // Keys belong to their caller: another caller's same key is a request of its own.
+    const byMarketing = await withKey(BASE, { customer_id: customer.id, amount: 12.5, category: 'grocery' }, key, marketing.token);
+    expect(byMarketing.status).toBe(201);
+    expect(byMarketing.body.data.id).not.toBe(first.body.data.id);
+    expect(await purchasesOf(customer.id)).toHaveLength(2);
+  });
+
+  it('records once when two identical purchases race with one key', async () => {
+    const customer = await platform.loginMember();
+    const key = unique('purchase-race');
+    const answers = await Promise.all([0, 1, 2].map(() => withKey(BASE, { customer_id: customer.id, amount: 5 }, key)));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
+    expect(await purchasesOf(customer.id)).toHaveLength(1);
+    expect(await balanceOf(customer.id)).toBe(5);
+  });
+
+  it('answers a repeated refund with the first response and refunds once; another body is 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const { customer, transaction } = await purchaseFor(100);
+    const key = unique('refund-key');
+    const first = await withKey(`${BASE}/${transaction.id}/refund`, { amount: 40 }, key);
+    const again = await withKey(`${BASE}/${transaction.id}/refund`, { amount: 40 }, key);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'partially_refunded', refunded_amount: 40, points_reversed: 40 });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await refundsOf(transaction.id)).toHaveLength(1);
+    expect(await balanceOf(customer.id)).toBe(60);
+    const other = await withKey(`${BASE}/${transaction.id}/refund`, { amount: 41 }, key);
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) } });
+    // A full refund's repeat is answered, not refused as already refunded.
+    const allKey = unique('refund-all');
+    const all = await withKey(`${BASE}/${transaction.id}/refund`, {}, allKey);
+    const allAgain = await withKey(`${BASE}/${transaction.id}/refund`, {}, allKey);
+    expect([all.status, allAgain.status]).toEqual([200, 200]);
+    expect(allAgain.body).toEqual(all.body);
+    expect(await refundsOf(transaction.id)).toHaveLength(2);
+  });
+
+  it('refunds once when two identical refunds race with one key', async () => {
+    const { customer, transaction } = await purchaseFor(100);
+    const key = unique('refund-race');
+    const answers = await Promise.all([0, 1].map(() => withKey(`${BASE}/${transaction.id}/refund`, { amount: 30 }, key)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers[1].body).toEqual(answers[0].body);
+    expect(await refundsOf(transaction.id)).toHaveLength(1);
+    expect((await get(`${BASE}/${transaction.id}`)).body.data).toMatchObject({ refunded_amount: 30, points_reversed: 30 });
+    expect(await balanceOf(customer.id)).toBe(70);
+  });
+
+  it('answers 400 on a malformed Idempotency-Key', async () => {
+    const { transaction } = await purchaseFor(10);
+    const response = await withKey(`${BASE}/${transaction.id}/refund`, {}, 'x'.repeat(256));
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
   });
 });

@@ -3,8 +3,9 @@
 const PURCHASE = 'id memberId amount storeId category externalId occurredAt status pointsEarned refundedAmount pointsReversed pointsUnrecovered createdAt';
 
 export const V1_TRANSACTION_OPERATIONS = {
-  V1RecordTransaction: `mutation V1RecordTransaction($input: RecordPurchaseInput!) { recordPurchase(input: $input) { ${PURCHASE} } }`,
-  V1RefundTransaction: `mutation V1RefundTransaction($id: ID!, $input: RefundPurchaseInput) { refundPurchase(id: $id, input: $input) { ${PURCHASE} } }`,
+  V1RecordTransaction: `mutation V1RecordTransaction($input: RecordPurchaseInput!, $idempotencyKey: String) { recordPurchase(input: $input, idempotencyKey: $idempotencyKey) { ${PURCHASE} } }`,
+  V1RefundTransaction: `mutation V1RefundTransaction($id: ID!, $input: RefundPurchaseInput, $idempotencyKey: String) {
+    refundPurchase(id: $id, input: $input, idempotencyKey: $idempotencyKey) { ${PURCHASE} } }`,
   V1Transaction: `query V1Transaction($id: ID!) { purchase(id: $id) { ${PURCHASE} } }`,
   V1Transactions: `query V1Transactions($page: Int, $limit: Int, $customerId: ID, $status: PurchaseStatus, $storeId: String, $dateFrom: String, $dateTo: String) {
     purchases(page: $page, limit: $limit, customerId: $customerId, status: $status, storeId: $storeId, dateFrom: $dateFrom, dateTo: $dateTo) {

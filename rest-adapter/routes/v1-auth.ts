@@ -1,7 +1,7 @@
 import { Route } from '../route';
 import { chatappLoginOf, MemberLoginRecord } from '../v1/auth';
 import { V1_BASE } from '../v1/envelope';
-import { object, ref, string } from '../v1/openapi-schemas';
+import { CHATAPP_CODE_BODY, ref } from '../v1/openapi-schemas';
 
 /** Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. */
 export const V1_AUTH_ROUTES: Route[] = [
@@ -14,7 +14,7 @@ export const V1_AUTH_ROUTES: Route[] = [
     unauthenticated: 'INVALID_CODE',
     doc: {
       summary: 'Sign a customer in with a chat-app login code',
-      body: object({ code: string({ minLength: 1 }), app_id: string({ description: 'CHATAPP_APP_ID; may be left out' }) }, ['code']),
+      body: CHATAPP_CODE_BODY,
       response: ref('ChatappLogin'),
       errors: { 503: 'SERVICE_UNAVAILABLE: the chat-app provider did not answer' },
     },

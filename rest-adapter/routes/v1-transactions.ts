@@ -16,6 +16,7 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     operation: 'V1RecordTransaction',
     envelope: 'v1',
     status: 201,
+    idempotent: true,
     notFound: 'CUSTOMER_NOT_FOUND',
     doc: {
       summary: "Records a customer's purchase and earns its points by the store's rule; a known external_id answers the first transaction",
@@ -28,6 +29,7 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     path: `${BASE}/:id/refund`,
     operation: 'V1RefundTransaction',
     envelope: 'v1',
+    idempotent: true,
     notFound: 'TRANSACTION_NOT_FOUND',
     doc: {
       summary: 'Refunds a transaction in part or in whole; its points are taken back in proportion (409 INVALID_STATE past what remains)',

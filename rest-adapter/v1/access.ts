@@ -12,6 +12,7 @@ export function v1ContextOf(route: Route): V1FailureContext {
     notFound: route.notFound,
     unauthenticated: route.unauthenticated,
     params: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
+    own: route.v1Failure,
   };
 }
 

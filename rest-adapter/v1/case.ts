@@ -35,7 +35,8 @@ export function fromV1(value: unknown): unknown {
 
 /** A field path of the operation (`address.postCode`, `awards.2.points`) as the caller spelled it (`address.post_code`, `awards[2].points`). */
 export const v1FieldPath = (field: string): string =>
-  field
+  // A header (`Idempotency-Key`) is named as it is spelled.
+  field.includes('-') ? field : field
     .split('.')
     .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : `${index > 0 ? '.' : ''}${snakeCase(segment)}`))
     .join('');

@@ -10,6 +10,8 @@ export interface MemberRecord {
   avatarUrl: string | null;
   name: string | null;
   phoneNumber: string | null;
+  email?: string | null;
+  language?: string | null;
   gender: string | null;
   birthDate: string | null;
   status: string;
@@ -18,12 +20,21 @@ export interface MemberRecord {
   tier?: { id: string; name_en: string | null; name_th: string | null; name_cn: string | null; level: number } | null;
   createdAt: string;
   updatedAt: string;
+  /** The reward service's codes of the member (`include=rewards`). */
+  rewardCodes?: { data: RewardCodeRecord[] } | null;
+}
+
+/** A reward code (a claim) as `include=rewards` reads it. */
+export interface RewardCodeRecord {
+  id: string;
+  status: string;
+  reward: { id: string; name_en: string | null; name_th: string | null; name_cn: string | null } | null;
 }
 
 /** What `include` may ask for, and what this version of the surface serves. */
 const INCLUDES = ['points', 'tier', 'rewards', 'campaigns'] as const;
-const SERVED_INCLUDES = new Set(['points', 'tier']);
-/** A list includes the tier object only: the point totals are read per customer. */
+const SERVED_INCLUDES = new Set<string>(INCLUDES);
+/** A list includes the tier object only: point totals and rewards are read per customer (docs/decisions.md). */
 export const LIST_INCLUDES = new Set(['tier']);
 export type CustomerInclude = (typeof INCLUDES)[number];
 
@@ -49,7 +60,8 @@ function filterOf(query: Record<string, unknown>, name: string): unknown {
 
 /**
  * The members query's variables from a v1 customer list request (query keys already camelCase):
- * `sort=field:asc|desc`, `filter[status]`, `search`, `date_from`/`date_to` (creation), `page`, `limit`.
+ * `sort=field:asc|desc`, `filter[status]`, `filter[tier]` (a tier's name or id), `search`, `date_from`/`date_to`
+ * (creation), `page`, `limit`.
  * Every bad parameter is reported at once (400).
  */
 export function customerListVariables(query: Record<string, unknown>): Record<string, unknown> {
@@ -69,7 +81,11 @@ export function customerListVariables(query: Record<string, unknown>): Record<st
   for (const [field, value] of [['date_from', query.dateFrom], ['date_to', query.dateTo]] as const) {
     if (value !== undefined && (typeof value !== 'string' || !isISO8601(value, { strict: true }))) errors.push({ field, message: `${field} is an ISO 8601 date or timestamp` });
   }
-  if (filterOf(query, 'tier') !== undefined) errors.push({ field: 'filter[tier]', message: 'filter[tier] is not available yet' });
+  const tier = filterOf(query, 'tier');
+  if (tier !== undefined) {
+    if (typeof tier === 'string' && tier.trim().length > 0 && tier.length <= 256) variables.tier = tier.trim();
+    else errors.push({ field: 'filter[tier]', message: 'filter[tier] is a tier name or id' });
+  }
   try {
     customerIncludes(query.include, LIST_INCLUDES);
   } catch (error) {
@@ -89,10 +105,23 @@ const wholePoints = (sum: { pointAmount: number } | null | undefined): number | 
 const dateOf = (timestamp: string | null): string | null => (timestamp ? timestamp.slice(0, 10) : null);
 const tierName = (tier: NonNullable<MemberRecord['tier']>): string | null => tier.name_en ?? tier.name_th ?? tier.name_cn;
 
+/** A claim as `include=rewards` shows it: `{id, name, status}`, the id the claim's (reward code's), the name its reward's. */
+const rewardOf = (code: RewardCodeRecord) => ({
+  id: code.id,
+  name: code.reward ? (code.reward.name_en ?? code.reward.name_th ?? code.reward.name_cn) : null,
+  status: code.status.toLowerCase(),
+});
+
+/** A segment of the cluster service as v1 shows it: `manual` (picked by staff) or `ai` (computed by the platform: our rule segments). */
+export const segmentOf = (segment: { id: string; name_en: string | null; name_th: string | null; name_cn: string | null; type: string }) => ({
+  id: segment.id,
+  name: segment.name_en ?? segment.name_th ?? segment.name_cn,
+  type: segment.type === 'manual' ? 'manual' : 'ai',
+});
+
 /**
- * A member as a v1 customer (camelCase here; the adapter spells it snake_case). Members lack `email`
- * and `language`: null until they gain them. `tier` is the tier's name, or `{id, name, level}` with
- * `include=tier`; `points` comes with `include=points`.
+ * A member as a v1 customer (camelCase here; the adapter spells it snake_case). `tier` is the tier's name, or `{id, name, level}` with
+ * `include=tier`; `points`, `rewards` and `campaigns` come with their `include`.
  */
 export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>, totals: PointTotals = {}): Record<string, unknown> {
   const balance = Math.floor(member.pointBalance ?? 0);
@@ -100,16 +129,19 @@ export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>,
   return {
     id: member.id,
     name: member.name ?? member.nickName,
-    email: null,
+    email: member.email ?? null,
     phone: member.phoneNumber,
     dateOfBirth: dateOf(member.birthDate),
     gender: member.gender?.toLowerCase() ?? null,
     address: member.address ? { street: member.address.address ?? null, city: member.address.province ?? member.address.district ?? null, postalCode: member.address.postCode ?? null } : null,
-    language: null,
+    language: member.language ?? null,
     tier,
     pointsBalance: balance,
     status: member.status === 'INACTIVE' ? 'inactive' : 'active',
     ...(includes.has('points') ? { points: { balance, lifetimeEarned: wholePoints(totals.earned), lifetimeRedeemed: wholePoints(totals.redeemed) } } : {}),
+    ...(includes.has('rewards') ? { rewards: (member.rewardCodes?.data ?? []).map(rewardOf) } : {}),
+    // Campaigns are not built yet: the customer has joined none.
+    ...(includes.has('campaigns') ? { campaigns: [] } : {}),
     chatapp: { openid: member.openId, unionid: member.unionId, nickname: member.nickName, avatar: member.avatarUrl },
     createdAt: member.createdAt,
     updatedAt: member.updatedAt,

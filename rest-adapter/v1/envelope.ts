@@ -1,6 +1,7 @@
 import { Response } from 'express';
 import { FieldError } from '../../core/errors';
 import { toV1 } from './case';
+import type { V1PlatformFailure, V1RouteFailure } from '../route';
 import { answerInsufficientScope, answerInvalidToken, v1ErrorBody, v1ErrorOf } from './errors';
 import { V1Scope } from './scopes';
 
@@ -35,13 +36,17 @@ export interface V1FailureContext {
   params: string[];
   /** The route's own 401 code (`INVALID_CODE`), instead of the OAuth form. */
   unauthenticated?: string;
+  /** The route's own failures (Route.v1Failure). */
+  own?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
 }
 
 /**
  * Answers a failed v1 request: 401/403 in the OAuth form (a 401 with the route's own code where it
  * declares one), the rest as `{error: {code, message, details?}}`.
  */
-export function answerV1Failure(res: Response, context: V1FailureContext, status: number, message: string, fieldErrors?: FieldError[]): void {
+export function answerV1Failure(res: Response, context: V1FailureContext, status: number, message: string, fieldErrors?: FieldError[], data?: unknown): void {
+  const own = context.own?.({ status, message, fieldErrors, data });
+  if (own) return void res.status(own.status).json(v1ErrorBody(own.code, own.message, own.fieldErrors));
   if (status === 401 && context.unauthenticated) return void res.status(401).json(v1ErrorBody(context.unauthenticated, message));
   if (status === 401) return answerInvalidToken(res);
   if (status === 403) return answerInsufficientScope(res, context.scope, message);

@@ -11,10 +11,14 @@ export function v1ErrorBody(code: string, message: string, details?: FieldError[
   return { error: { code, message, ...(details && details.length > 0 ? { details: details.map(({ field, message }) => ({ field: v1FieldPath(field), message })) } : {}) } };
 }
 
+/** The header of idempotent v1 POSTs, as field errors name it. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** What a v1 route answers for a platform error, given the `_NOT_FOUND` code of the thing it serves. */
 export function v1ErrorOf(status: number, message: string, fieldErrors: FieldError[] | undefined, notFoundCode = 'NOT_FOUND'): V1ErrorBody {
   if (status === 400) return v1ErrorBody('VALIDATION_ERROR', message, fieldErrors);
   if (status === 404) return v1ErrorBody(notFoundCode, message);
+  if (status === 409 && fieldErrors?.some((error) => error.field === IDEMPOTENCY_KEY_HEADER)) return v1ErrorBody('IDEMPOTENCY_KEY_REUSED', message);
   if (status === 409) return v1ErrorBody('INVALID_STATE', message, fieldErrors);
   if (status === 429) return v1ErrorBody('RATE_LIMITED', message);
   if (status === 503) return v1ErrorBody('SERVICE_UNAVAILABLE', message);

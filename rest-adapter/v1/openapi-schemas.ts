@@ -22,6 +22,9 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
 /** Every property present in answers (possibly null). */
 const record = (properties: Record<string, JsonSchema>): JsonSchema => object(properties, Object.keys(properties));
 
+/** The body of a chat-app login or link: the provider's code, and the app it is for. */
+export const CHATAPP_CODE_BODY = object({ code: string({ minLength: 1 }), app_id: string({ description: 'CHATAPP_APP_ID; may be left out' }) }, ['code']);
+
 /** A date or timestamp in a query string (`date_from`, `date_to`). */
 export const dateQuery = (description: string): JsonSchema => string({ description, examples: ['2026-11-01', '2026-11-23T06:36:33Z'] });
 
@@ -73,6 +76,7 @@ export const V1_COMPONENTS = {
     },
     ['id', 'name', 'email', 'phone', 'tier', 'points_balance', 'status', 'created_at', 'updated_at'],
   ),
+  Segment: record({ id: id(), name: nullable(string()), type: oneOf('manual', 'ai') }),
   PointsTransaction: record({
     id: id(),
     customer_id: id(),
@@ -88,6 +92,33 @@ export const V1_COMPONENTS = {
     lifetime_earned: integer(),
     lifetime_redeemed: integer(),
     pending_expiration: nullable(record({ points: integer(), expires_at: timestamp() })),
+  }),
+  Reward: record({
+    id: id(),
+    name: nullable(string()),
+    description: nullable(string()),
+    category: nullable(string({ description: 'the reward type in lower case' })),
+    points_required: integer(),
+    tier_required: nullable(string({ description: 'the lowest required tier\'s name' })),
+    image: nullable(string()),
+    available: boolean(),
+    stock: nullable(integer({ description: 'null: unlimited' })),
+  }),
+  Claim: record({
+    id: id(),
+    customer_id: id(),
+    reward_id: id(),
+    voucher_code: string(),
+    qr_code: string({ description: 'a data URL (SVG)' }),
+    status: oneOf('available', 'used', 'expired'),
+    expires_at: nullable(timestamp()),
+    created_at: timestamp(),
+  }),
+  Tier: record({ id: id(), name: nullable(string()), level: integer(), points_threshold: integer(), benefits: arrayOf(string()) }),
+  BatchAwardReport: record({
+    processed: integer({ description: 'rows awarded' }),
+    failed: integer(),
+    results: arrayOf(object({ customer_id: string(), success: boolean(), transaction_id: nullable(id()), error: string() }, ['customer_id', 'success', 'transaction_id'])),
   }),
   ChatappLogin: record({
     access_token: string(),

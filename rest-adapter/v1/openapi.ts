@@ -23,6 +23,13 @@ const PAGE_PARAMETERS: Record<string, JsonSchema> = {
   page: integer({ minimum: 1, default: 1 }),
   limit: integer({ minimum: 1, maximum: 100, default: 20 }),
 };
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'The same key and body answer the first response again; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED',
+  schema: string({ minLength: 1, maxLength: 255 }),
+};
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
@@ -93,13 +100,16 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
   const pathParameters = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: string() }));
   const queryDoc = { ...(route.envelope === 'v1List' ? PAGE_PARAMETERS : {}), ...route.doc?.query };
   const queryParameters = Object.entries(queryDoc).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  const headerParameters = route.idempotent ? [IDEMPOTENCY_KEY] : [];
   const body = ['post', 'put', 'patch'].includes(route.method) ? (route.doc?.body ?? bodyFromOperation(route, apiSchema) ?? object({})) : undefined;
   const data = route.doc?.response ?? object({});
   const success = route.envelope === 'v1List'
     ? object({ data: arrayOf(data), pagination: ref(route.pageCounts ? 'CustomerPagination' : 'Pagination') }, ['data', 'pagination'])
     : object({ data }, ['data']);
-  const responses: Record<string, unknown> = { [String(route.status ?? 200)]: { description: 'Success', headers: RATE_HEADERS, content: json(success) } };
-  if (body || queryParameters.length > 0 || pathParameters.length > 0) responses['400'] = failure('VALIDATION_ERROR: `details` names every bad field');
+  const responses: Record<string, unknown> = {
+    [String(route.status ?? 200)]: route.status === 204 ? { description: 'Success, no content', headers: RATE_HEADERS } : { description: 'Success', headers: RATE_HEADERS, content: json(success) },
+  };
+  if (body || queryParameters.length > 0 || pathParameters.length > 0 || headerParameters.length > 0) responses['400'] = failure('VALIDATION_ERROR: `details` names every bad field');
   if (route.unauthenticated) responses['401'] = failure(`${route.unauthenticated}: the credential in the body was refused`);
   if (!route.public) {
     responses['401'] = failure('invalid_token: no credential, or one invalid or expired (WWW-Authenticate: Bearer error="invalid_token")', 'OAuthError');
@@ -115,7 +125,7 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
     tags: [tagOf(route.path)],
     ...(route.public ? { security: [] } : { security: [{ bearer: [scope] }, { apiKey: [scope] }, { oauth2: [scope] }] }),
     'x-customer-access': route.public ? 'public' : route.customer === 'self' ? 'self' : route.customer ? `own ${route.customer.param} only` : 'none',
-    parameters: [...pathParameters, ...queryParameters],
+    parameters: [...pathParameters, ...headerParameters, ...queryParameters],
     ...(body ? { requestBody: { required: true, content: json(body) } } : {}),
     responses,
   };

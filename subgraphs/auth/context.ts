@@ -6,7 +6,11 @@ import { Member } from './entities/member';
 import { AuthDeps } from './auth-deps';
 import { ApiKeyService } from './services/api-key.service';
 import { ConsentService } from './services/consent.service';
+import { CustomerService } from './services/customer.service';
 import { MemberService } from './services/member.service';
+import { OAuthAuthorizationService } from './services/oauth-authorization.service';
+import { OAuthClientService } from './services/oauth-client.service';
+import { OAuthTokenService } from './services/oauth-token.service';
 import { PasswordResetService } from './services/password-reset.service';
 import { RoleService } from './services/role.service';
 import { SessionService } from './services/session.service';
@@ -20,8 +24,13 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     passwordResets: new PasswordResetService(em, deps),
     apiKeys: new ApiKeyService(em, deps),
     members: new MemberService(em, deps),
+    customers: new CustomerService(em, deps),
     roles: new RoleService(em),
     consents: new ConsentService(em),
+    oauthClients: new OAuthClientService(em),
+    oauthAuthorization: new OAuthAuthorizationService(em, deps, deps.oauthIssuer ?? ''),
+    oauthTokens: new OAuthTokenService(em, deps),
+    oauthIssuer: deps.oauthIssuer ?? '',
     /** Federation's Member references: the representations of one fetch cost one query. */
     memberReferences: new BatchLoader(
       async (ids: string[]) => new Map((await em.find(Member, { id: { $in: recordIdsAmong(ids) }, deletedAt: null })).map((member) => [member.id, member])),

@@ -15,7 +15,7 @@ export const AUTH = {
     marketing: ['member:read', 'member:manage', 'consent:manage', 'role:read'],
     tenant: ['member:read', 'role:read'],
   },
-  events: { memberProfileChanged: 'member.profile_changed' },
+  events: { memberProfileChanged: 'member.profile_changed', customerCreated: 'customer.created', customerUpdated: 'customer.updated', customerDeleted: 'customer.deleted' },
 } as const satisfies DomainContract;
 
 /** `member.profile_changed`: every write of a member's profile (aggregate: the member). */
@@ -24,4 +24,41 @@ export interface MemberProfileChanged {
   birthDate: string | null;
   status: string;
   updatedAt: string;
+}
+
+/** A member as the v1 customer events show it (snake_case, Part 3); tier and points belong to other domains. */
+export interface CustomerEventRecord {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+/**
+ * `customer.created` (aggregate: the member), Part 3's exact shape: `tier` is the name of the tier the
+ * customer starts in (the cluster's entry tier for v1 creations, which the cluster then applies; null for
+ * the Part 1 paths, whose members start without a tier), `points_balance` 0.
+ */
+export interface CustomerCreated {
+  customer: CustomerEventRecord & { tier: string | null; points_balance: number; created_at: string };
+}
+
+/** `customer.updated` (aggregate: the member): the profile after the change and which v1 fields changed. */
+export interface CustomerUpdated {
+  customer: CustomerEventRecord & {
+    date_of_birth: string | null;
+    gender: string | null;
+    address: { street: string | null; city: string | null; postal_code: string | null } | null;
+    language: string | null;
+    status: 'active' | 'inactive';
+    chatapp: { openid: string | null; unionid: string | null } | null;
+    updated_at: string;
+  };
+  changed: string[];
+}
+
+/** `customer.deleted` (aggregate: the member): `DELETE /api/v1/customers/{id}` (CustomerService.delete). */
+export interface CustomerDeleted {
+  customer_id: string;
+  deleted_at: string;
 }

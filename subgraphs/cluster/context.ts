@@ -1,8 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
+import { ClusterDeps } from './cluster-deps';
 import { Tier } from './entities/tier';
 import { BadgeService } from './services/badge.service';
+import { CustomerTierService } from './services/customer-tier.service';
 import { InterestService } from './services/interest.service';
 import { SegmentService } from './services/segment.service';
 import { TierProjectionService } from './services/tier-projection.service';
@@ -23,13 +25,14 @@ async function tiersOfMembers(em: EntityManager, memberIds: string[]): Promise<M
 }
 
 /** The cluster services of one request, on its unit of work. */
-export function clusterServices(em: EntityManager) {
+export function clusterServices(em: EntityManager, deps: ClusterDeps) {
   return {
     tiers: new TierService(em),
     projections: new TierProjectionService(em),
     badges: new BadgeService(em),
     segments: new SegmentService(em),
     interests: new InterestService(em),
+    customerTiers: new CustomerTierService(em, deps),
     /** Member.tier: a page of members costs two queries. */
     memberTiers: new BatchLoader((memberIds: string[]) => tiersOfMembers(em, memberIds), undefined),
   };

@@ -27,6 +27,12 @@ export interface CustomerTierChanged {
   tierEndAt: string | null;
   snapshot: Record<string, unknown>;
   historyId: string | null;
+  /** The v1 (Part 3) fields of the same change, snake_case. */
+  customer_id: string;
+  from_tier: { id: string; name: string | null; level: number } | null;
+  to_tier: { id: string; name: string | null; level: number } | null;
+  reason: string | null;
+  changed_at: string;
 }
 
 /** `badge.completed`: a member completed a badge (aggregate: the member). */

@@ -1,6 +1,7 @@
 import { defineModule } from '../../core/module';
 import { AUTH } from '../auth/contract';
 import { POINT } from '../point/contract';
+import { CLUSTER_SUPERGRAPH_OPERATIONS, clusterDeps } from './cluster-deps';
 import { clusterServices } from './context';
 import { CLUSTER } from './contract';
 import { Badge, BadgeMemberProgress } from './entities/badge';
@@ -12,11 +13,13 @@ import { TierProjection } from './entities/tier-projection';
 import { clusterMigrations } from './migrations';
 import { CLUSTER_QUEUES } from './queues';
 import { BadgeProgressResolver, BadgeResolver } from './resolvers/badge.resolver';
+import { CustomerTierResolver } from './resolvers/customer-tier.resolver';
 import { MemberTierResolver } from './resolvers/member-tier.resolver';
 import { InterestResolver, SegmentMemberResolver, SegmentResolver } from './resolvers/segment.resolver';
 import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-projection.resolver';
 import { TierResolver } from './resolvers/tier.resolver';
 import { applyBadgeEvent } from './services/badge-progress';
+import { placeNewCustomer } from './services/customer-tier.service';
 import { applyMemberProfile } from './services/member-profile';
 import { applyPointEvent, expireAllDueTiers } from './services/tiering.service';
 import { MemberReference } from './types/member.type';
@@ -40,14 +43,18 @@ export const clusterModule = defineModule({
     SegmentResolver,
     SegmentMemberResolver,
     InterestResolver,
+    CustomerTierResolver,
   ],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
+  deps: ({ config, gateway }) => clusterDeps(config, gateway),
+  supergraphOperations: CLUSTER_SUPERGRAPH_OPERATIONS,
   services: clusterServices,
   consumers: [
     { queue: CLUSTER_QUEUES.points, events: [POINT.events.earned, POINT.events.redeemed], apply: applyPointEvent },
     { queue: CLUSTER_QUEUES.badges, events: [POINT.events.earned, POINT.events.redeemed], apply: applyBadgeEvent },
     { queue: CLUSTER_QUEUES.members, events: [AUTH.events.memberProfileChanged], apply: applyMemberProfile, batchSize: 50 },
+    { queue: CLUSTER_QUEUES.customers, events: [AUTH.events.customerCreated], apply: placeNewCustomer },
   ],
   jobs: [
     {

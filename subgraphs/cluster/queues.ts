@@ -3,5 +3,7 @@ export const CLUSTER_QUEUES = {
   points: 'cluster.points',
   badges: 'cluster.badges',
   members: 'cluster.members',
+  /** New customers placed in the entry tier (auth customer.created). */
+  customers: 'cluster.customers',
   tierExpiry: 'cluster.tier-expiry',
 } as const;

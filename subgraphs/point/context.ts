@@ -4,6 +4,7 @@ import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
 import { RequestContext } from '../../core/context';
 import { PointShopRule } from './entities/point-shop-rule';
 import { PointDeps } from './point-deps';
+import { AwardService } from './services/award.service';
 import { InteractionService } from './services/interaction.service';
 import { PointService } from './services/point.service';
 import { PurchaseService } from './services/purchase.service';
@@ -16,6 +17,7 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
   const points = new PointService(em, deps.ledger);
   return {
     points,
+    awards: new AwardService(em, deps.ledger, deps.members),
     tickets: new RequestTicketService(em, deps.ledger),
     shopRules: new ShopRuleService(em),
     receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor),

@@ -40,6 +40,12 @@ export interface PointLedgerEntry {
   sourceBy: string | null;
   balanceAfter: string;
   createdAt: string;
+  /** The entry's note (an award's `reason`); absent from events written before it was added. */
+  note?: string | null;
+  /** An award's own transaction id, given by its caller (v1 `transaction_id`). */
+  referenceId?: string | null;
+  /** What the caller of an award kept with it (v1 `metadata`). */
+  metadata?: Record<string, unknown> | null;
 }
 
 /**

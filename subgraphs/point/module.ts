@@ -10,6 +10,7 @@ import { ReceiptVerification } from './entities/receipt-verification';
 import { pointMigrations } from './migrations';
 import { InteractionResolver } from './resolvers/interaction.resolver';
 import { MemberPointsResolver } from './resolvers/member-points.resolver';
+import { AwardResolver } from './resolvers/award.resolver';
 import { PointResolver } from './resolvers/point.resolver';
 import { PurchaseResolver } from './resolvers/purchase.resolver';
 import { ReceiptResolver } from './resolvers/receipt.resolver';
@@ -18,7 +19,7 @@ import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
-import { POINT_SUPERGRAPH_OPERATIONS, pointMembers } from './services/point-members';
+import { POINT_SUPERGRAPH_OPERATIONS, PointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
@@ -32,17 +33,17 @@ export const pointModule = defineModule({
   defaultPort: 4002,
   entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund],
   migrations: pointMigrations,
-  resolvers: [PointResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
   deps: ({ settings, config, gateway }) => {
     const ledger = new LedgerService(settings.expiry);
-    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: pointMembers(config, gateway) };
+    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: PointMembers.over(config, gateway) };
   },
-  services: pointServices,
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
+  services: pointServices,
   jobs: [
     {
       queue: EXPIRE_LOTS_QUEUE,

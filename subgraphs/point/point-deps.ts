@@ -7,6 +7,6 @@ export interface PointDeps {
   ledger: LedgerService;
   /** Reads receipts for automatic verification (RECEIPT_EXTRACTOR_URL; none: manual review only). */
   receiptExtractor: ReceiptExtractor;
-  /** Whether a member exists, asked of the auth domain through the gateway (purchases). */
+  /** Which members exist (auth, through the supergraph): awards and purchases go to known members only. */
   members: PointMembers;
 }

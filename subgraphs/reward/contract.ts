@@ -5,9 +5,12 @@ export const REWARD = {
   name: 'reward',
   permissions: {
     manage: 'reward:manage',
+    /** Reading a member's reward codes (its v1 claims) without managing them: tenant staff (contract section 2). */
+    read: 'reward:read',
   },
   grants: {
-    marketing: ['reward:manage'],
+    marketing: ['reward:manage', 'reward:read'],
+    tenant: ['reward:read'],
   },
   events: { claimed: 'reward.claimed', redeemed: 'reward.redeemed', codeExpiring: 'reward.code-expiring' },
 } as const satisfies DomainContract;

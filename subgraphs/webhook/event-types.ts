@@ -1,3 +1,5 @@
+import type { CustomerCreated, CustomerDeleted, CustomerUpdated } from '../auth/contract';
+import { AUTH } from '../auth/contract';
 import type { CustomerTierChanged } from '../cluster/contract';
 import { CLUSTER } from '../cluster/contract';
 import type { PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../point/contract';
@@ -43,8 +45,8 @@ export const v1Time = (iso: string | null | undefined): string | null => (iso ? 
 const wholePoints = (amount: string | null | undefined): number => Math.trunc(Math.abs(Number(amount ?? 0))) || 0;
 const money = (amount: string | null | undefined): number => Number(amount ?? 0);
 
-/** Ledger entries as they are being extended (award `reason`, the caller's `transaction_id`); absent fields read as null. */
-type LedgerEvent = PointLedgerEntry & { note?: string | null; referenceId?: string | null };
+/** A ledger entry; `note` and `referenceId` are absent from events written before they were added (read as null). */
+type LedgerEvent = PointLedgerEntry;
 const ledgerData = (entry: LedgerEvent) => ({
   customer_id: entry.memberId,
   points: wholePoints(entry.amount),
@@ -53,19 +55,19 @@ const ledgerData = (entry: LedgerEvent) => ({
   new_balance: wholePoints(entry.balanceAfter),
 });
 
-/** Producer-shaped already (Part 3's snake_case), from the auth domain's customer events. */
-const asIs = (payload: Record<string, unknown>) => payload;
+/** Producer-shaped already (Part 3's snake_case): the auth domain's customer events. */
+const asIs = <T extends object>(payload: T) => payload as unknown as Record<string, unknown>;
 
 /**
  * THE table from the domains' internal events to Part 3's webhook events (docs/decisions.md repeats
  * it): the internal type, its Part 3 type, the producer and the `data` built from the payload. A type
  * not listed here is not delivered; the campaign and notification groups join when those domains
- * publish them. The auth domain's customer events are named by string until its contract has them.
+ * publish them.
  */
 export const PUBLIC_EVENTS: Readonly<Record<string, PublicEvent>> = {
-  'customer.created': { type: 'customer.created', producer: 'auth', data: asIs },
-  'customer.updated': { type: 'customer.updated', producer: 'auth', data: asIs },
-  'customer.deleted': { type: 'customer.deleted', producer: 'auth', data: asIs },
+  [AUTH.events.customerCreated]: { type: 'customer.created', producer: 'auth', data: (event: CustomerCreated) => asIs(event) },
+  [AUTH.events.customerUpdated]: { type: 'customer.updated', producer: 'auth', data: (event: CustomerUpdated) => asIs(event) },
+  [AUTH.events.customerDeleted]: { type: 'customer.deleted', producer: 'auth', data: (event: CustomerDeleted) => asIs(event) },
   [CLUSTER.events.tierChanged]: {
     type: 'customer.tier_changed',
     producer: 'cluster',

@@ -53,6 +53,12 @@ export interface TestPlatform extends RunningPlatform {
   roleId: (roleKey: string) => Promise<string>;
 }
 
+/**
+ * The time a test that starts platforms of its own may take: a start runs every domain's migrations on a
+ * fresh database, which takes several seconds alone and far longer on a machine busy with other suites.
+ */
+export const PLATFORM_START_TIMEOUT_MS = 120_000;
+
 export const unique = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
 
 /** Rate limits of their own on the test database, for an adapter or gateway a test builds by hand; close it after. */

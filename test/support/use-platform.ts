@@ -1,5 +1,5 @@
 import { createScratchDatabase, ScratchDatabase } from './scratch-database';
-import { startTestPlatform, TestMember, TestPlatform, TestStaff } from './test-platform';
+import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, TestMember, TestPlatform, TestStaff } from './test-platform';
 
 export type StaffRole = 'admin' | 'marketing' | 'tenant';
 
@@ -76,7 +76,7 @@ export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixtu
       ...(options.staff ?? []).map(async (role) => staff[role].bind(await running.createStaff(role))),
       ...members.map(async (member) => member.bind(await running.loginMember())),
     ]);
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
   afterAll(async () => {
     try {
       if (started) await options.beforeClose?.(started);
@@ -84,7 +84,7 @@ export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixtu
       await started?.close();
       await database?.drop();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 
   return {
     platform: platform.handle,

@@ -29,7 +29,7 @@ export class Address {
 @ObjectType()
 @Entity({ tableName: 'member' })
 export class Member {
-  [OptionalProps]?: 'openId' | 'unionId' | 'nickName' | 'avatarUrl' | 'name' | 'phoneNumber' | 'gender' | 'birthDay' | 'address' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'birthDate';
+  [OptionalProps]?: 'openId' | 'unionId' | 'nickName' | 'avatarUrl' | 'name' | 'phoneNumber' | 'gender' | 'birthDay' | 'address' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'birthDate' | 'email' | 'language';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => String, { nullable: true }) @Property({ nullable: true, unique: true }) openId: string | null = null;
@@ -38,6 +38,10 @@ export class Member {
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) avatarUrl: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) name: string | null = null;
   @Field(() => String, { nullable: true }) @Property({ nullable: true }) phoneNumber: string | null = null;
+  /** Unique among members whatever its case (index on lower(email)); kept as given. */
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) email: string | null = null;
+  /** A BCP 47 locale tag in its canonical form (`en-US`, `th`). */
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) language: string | null = null;
   @Field(() => Gender, { nullable: true }) @Enum({ items: () => Gender, nullable: true }) gender: Gender | null = null;
   @Property({ type: 'date', nullable: true }) birthDay: string | null = null;
   @Field(() => Address, { nullable: true }) @Property({ type: 'jsonb', nullable: true }) address: Address | null = null;

@@ -10,6 +10,9 @@ import { Migration20261123AuthOutboxChain } from './migration-20261123-outbox-ch
 import { Migration20261124AuthLargeMembers } from './migration-20261124-large-members';
 import { Migration20261125ApiKeyScopes } from './migration-20261125-api-key-scopes';
 import { Migration20261126ApiKeyRateLimit } from './migration-20261126-api-key-rate-limit';
+import { Migration20261126CustomerFields } from './migration-20261126-customer-fields';
+import { Migration20261127RewardRead } from './migration-20261127-reward-read';
+import { Migration20261127OAuth } from './migration-20261127-oauth';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -25,4 +28,7 @@ export const authMigrations = {
   Migration20261124AuthLargeMembers,
   Migration20261125ApiKeyScopes,
   Migration20261126ApiKeyRateLimit,
+  Migration20261126CustomerFields,
+  Migration20261127RewardRead,
+  Migration20261127OAuth,
 };

@@ -1,6 +1,8 @@
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
 import { RowLookup } from '../../../core/db/row-lookup';
+import { isRecordId } from '../../../core/ids';
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
@@ -13,6 +15,7 @@ import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, 
 import { MemberQrCode } from '../types/member.types';
 import { MemberLogin, MemberLoginStatus } from '../types/session.types';
 import { memberPrincipal, SessionService } from './session.service';
+import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } from './customer-events';
 
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
 
@@ -36,6 +39,7 @@ export class MemberService {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
         announceProfile(this.em, member);
+        announceCustomerCreated(this.em, member, null);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {
@@ -66,14 +70,22 @@ export class MemberService {
   async list(args: MemberListArgs): Promise<Page<Member>> {
     const where: Record<string, unknown> = { deletedAt: null };
     if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
-    if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber'], args.search));
+    if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber', 'email'], args.search));
     if (args.statusIn) where.status = { $in: args.statusIn };
     const created = createdRange(args.createdFrom, args.createdTo);
     if (created) where.createdAt = created;
-    const filtered = args.birthdayFrom || args.search || args.statusIn || created;
-    const total = filtered ? await this.em.count(Member, where) : await tallyTotal(this.em, 'auth', 'live_members');
+    const tierIds = args.tier !== undefined ? await this.tierIdsOf(args.tier) : undefined;
+    // A raw condition serves one query: the count and the page each get their own.
+    const conditions = () => (tierIds ? { ...where, ...onTiers(tierIds) } : where);
+    const filtered = args.birthdayFrom || args.search || args.statusIn || created || tierIds;
+    const total = filtered ? await this.em.count(Member, conditions()) : await tallyTotal(this.em, 'auth', 'live_members');
     const orderBy = { [args.sortBy ?? 'createdAt']: args.sortOrder ?? 'desc', ...(args.sortBy === 'createdAt' ? {} : { createdAt: 'desc' as const }), id: 'asc' as const };
-    return findPage(this.em, Member, where, orderBy, args, total);
+    return findPage(this.em, Member, conditions(), orderBy, args, total);
+  }
+
+  /** The tier filter's tiers: an id as given, a name through the cluster (every tier with that name in some language). */
+  private async tierIdsOf(tier: string): Promise<string[]> {
+    return isRecordId(tier) ? [tier] : ((await this.deps.tierNames?.idsNamed(tier)) ?? []);
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {
@@ -83,8 +95,10 @@ export class MemberService {
 
   async updateProfile(id: string, input: MemberDirectUpdateInput): Promise<Member> {
     const member = await this.get(id);
+    const before = customerProfileOf(member);
     applyProfile(member, input);
     announceProfile(this.em, member);
+    announceCustomerUpdated(this.em, before, member);
     await this.em.flush();
     if (member.status === MemberStatus.INACTIVE) await new SessionService(this.em, this.deps).revokeAllOf('member', member.id);
     return member;
@@ -94,6 +108,7 @@ export class MemberService {
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE });
     applyProfile(member, input);
     announceProfile(this.em, member);
+    announceCustomerCreated(this.em, member, null);
     await this.em.flush();
     return member;
   }
@@ -101,6 +116,7 @@ export class MemberService {
   /** Copies the profile the mini-program read from the chat app; a new member becomes CHATAPP_INFO_SYNCED. */
   async syncFromChatapp(id: string, input: ChatappProfileInput): Promise<Member> {
     const member = await this.get(id);
+    const before = customerProfileOf(member);
     const { gender, province, city, country, ...profile } = input;
     applyProfile(member, profile);
     if (gender !== undefined && gender !== null) member.gender = CHATAPP_GENDER[gender];
@@ -114,6 +130,7 @@ export class MemberService {
     }
     if (member.status === MemberStatus.PENDING) member.status = MemberStatus.CHATAPP_INFO_SYNCED;
     announceProfile(this.em, member);
+    announceCustomerUpdated(this.em, before, member);
     await this.em.flush();
     return member;
   }
@@ -129,7 +146,7 @@ export class MemberService {
  * Announces a member's profile with the change that writes it (same flush, same transaction): other
  * domains keep what they need of it (the cluster domain: the birth month, for segments).
  */
-function announceProfile(em: EntityManager, member: Member): void {
+export function announceProfile(em: EntityManager, member: Member): void {
   recordEvent(
     em,
     AUTH.events.memberProfileChanged,
@@ -151,6 +168,12 @@ function applyProfile(member: Member, input: MemberProfileInput | CreateMemberDi
 
 function withoutEmpty<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
+}
+
+/** Members on one of the tiers, by auth's tier projection (a subquery: a large tier costs no id list). */
+function onTiers(tierIds: string[]): Record<string, unknown> {
+  if (tierIds.length === 0) return { id: { $in: [] } };
+  return { [raw((alias: string) => `${alias}.id in (select member_id from auth.member_tier where tier_id = any(?::text[]))`, [arrayLiteral(tierIds)])]: true };
 }
 
 /** The `createdAt` bounds of a member list: a bare date as `to` covers its whole day (UTC). */

@@ -25,12 +25,18 @@ export class StaffService {
 
   /** Unknown e-mails cost the same hashing time as known ones. A hash with older parameters is upgraded. */
   async login(email: string, password: string): Promise<TokenPair> {
+    const staff = await this.authenticate(email, password);
+    return new SessionService(this.em, this.deps).issue(staffPrincipal(staff));
+  }
+
+  /** The staff password check of login (also the OAuth sign-in page's): the active staff member, or 401. */
+  async authenticate(email: string, password: string): Promise<Staff> {
     const staff = await this.findLiveByEmail(email);
     const matches = await this.deps.passwords.verify(password, staff?.passwordHash);
     if (!staff || !matches) throw unauthenticated('Invalid email or password');
     if (staff.status !== StaffStatus.ACTIVE) throw unauthenticated('Account is not active');
     await this.rehashIfWeak(staff, password);
-    return new SessionService(this.em, this.deps).issue(staffPrincipal(staff));
+    return staff;
   }
 
   async list(args: StaffListArgs): Promise<Page<Staff>> {

@@ -73,7 +73,7 @@ export class MemberListArgs extends PageArgs {
   @IsISO8601()
   birthdayFrom?: string;
 
-  @Field(() => String, { nullable: true, description: 'Name, nickname or phone number' })
+  @Field(() => String, { nullable: true, description: 'Name, nickname, phone number or e-mail' })
   @IsOptional()
   @IsString()
   @MaxLength(256)
@@ -95,6 +95,13 @@ export class MemberListArgs extends PageArgs {
   @IsOptional()
   @IsISO8601({ strict: true })
   createdTo?: string;
+
+  @Field(() => String, { nullable: true, description: "Members whose current tier has this id, or this name in some language (case ignored)" })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  tier?: string;
 
   @Field(() => MemberSortBy, { defaultValue: MemberSortBy.createdAt }) @IsEnum(MemberSortBy) sortBy: MemberSortBy = MemberSortBy.createdAt;
   @Field(() => MemberSortOrder, { defaultValue: MemberSortOrder.desc }) @IsEnum(MemberSortOrder) sortOrder: MemberSortOrder = MemberSortOrder.desc;

@@ -11,7 +11,7 @@ export type TierChangeType = EnumValue<typeof TierChangeType>;
 @ObjectType('TierHistoryItem')
 @Entity({ tableName: 'tier_history' })
 export class TierHistory {
-  [OptionalProps]?: 'snapshot' | 'fromTierId' | 'toTierId' | 'createdAt';
+  [OptionalProps]?: 'snapshot' | 'fromTierId' | 'toTierId' | 'createdAt' | 'reason';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
@@ -21,5 +21,8 @@ export class TierHistory {
   snapshot: Record<string, unknown> = {};
   @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) fromTierId: string | null = null;
   @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) toTierId: string | null = null;
+  @Field(() => String, { nullable: true, description: 'Why staff changed the tier by hand (v1 manual changes); null otherwise' })
+  @Property({ type: 'text', nullable: true })
+  reason: string | null = null;
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
 }

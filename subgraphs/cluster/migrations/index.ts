@@ -6,6 +6,7 @@ import { Migration20261122ClusterBadges } from './migration-20261122-cluster-bad
 import { Migration20261122SegmentsInterests } from './migration-20261122-segments-interests';
 import { Migration20261123ClusterOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124ClusterLargeTiers } from './migration-20261124-large-tiers';
+import { Migration20261126ClusterTierReason } from './migration-20261126-tier-reason';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -17,4 +18,5 @@ export const clusterMigrations = {
   Migration20261122MemberProfile,
   Migration20261123ClusterOutboxChain,
   Migration20261124ClusterLargeTiers,
+  Migration20261126ClusterTierReason,
 };

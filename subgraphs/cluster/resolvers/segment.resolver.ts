@@ -36,8 +36,8 @@ export class SegmentResolver {
     return ctx.services.segments.members(args.id, args);
   }
 
-  @Authorized(CLUSTER.permissions.segmentRead)
-  @Query(() => [Segment], { description: 'The live segments a member is in now, by name; needs segment:read' })
+  @Authorized(Access.selfBy('memberId'), CLUSTER.permissions.segmentRead)
+  @Query(() => [Segment], { description: 'The live segments a member is in now, by name; a member reads its own, staff need segment:read' })
   memberSegments(@Args() { memberId }: MemberIdArgs, @Args() { locale }: LocaleArgs, @Ctx() ctx: ClusterContext) {
     return ctx.services.segments.ofMember(memberId, locale);
   }

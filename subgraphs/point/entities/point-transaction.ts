@@ -1,6 +1,7 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
 export const PointActionType = graphqlEnum('PointActionType', ['EARN', 'SPEND', 'EXPIRE']);
@@ -16,7 +17,7 @@ export type PointSource = EnumValue<typeof PointSource>;
 @ObjectType()
 @Entity({ tableName: 'point_transaction' })
 export class PointTransaction {
-  [OptionalProps]?: 'purchaseAmount' | 'shopId' | 'categoryId' | 'note' | 'sourceBy' | 'requestTicketId' | 'receiptVerificationId' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'purchaseAmount' | 'shopId' | 'categoryId' | 'note' | 'sourceBy' | 'requestTicketId' | 'receiptVerificationId' | 'referenceId' | 'metadata' | 'createdAt' | 'updatedAt';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
@@ -30,6 +31,12 @@ export class PointTransaction {
   @Field(() => Float) @Property({ type: 'decimal' }) balanceAfter: string;
   @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) requestTicketId: string | null = null;
   @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) receiptVerificationId: string | null = null;
+  @Field(() => String, { nullable: true, description: "An award's own transaction id, given by its caller (unique per member)" })
+  @Property({ type: 'text', nullable: true })
+  referenceId: string | null = null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the caller of an award kept with it' })
+  @Property({ type: 'jsonb', nullable: true })
+  metadata: Record<string, unknown> | null = null;
   @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field() @Property({ type: 'timestamptz' }) updatedAt: Date = new Date();
 }

@@ -3,6 +3,7 @@ import { Migration20261122PointReceiptsRules } from './migration-20261122-receip
 import { Migration20261123PointOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124PointLargeLedger } from './migration-20261124-large-ledger';
 import { Migration20261129PointExpiryNotice } from './migration-20261129-expiry-notice';
+import { Migration20261130PointAwardReference } from './migration-20261130-award-reference';
 import { Migration20261201PointPurchases } from './migration-20261201-purchases';
 
 /** Every point migration, by name, in the order they apply. */
@@ -12,5 +13,6 @@ export const pointMigrations = {
   Migration20261123PointOutboxChain,
   Migration20261124PointLargeLedger,
   Migration20261129PointExpiryNotice,
+  Migration20261130PointAwardReference,
   Migration20261201PointPurchases,
 };

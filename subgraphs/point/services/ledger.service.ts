@@ -18,6 +18,9 @@ export interface PointMovement {
   sourceBy?: PointSource | null;
   requestTicketId?: string | null;
   receiptVerificationId?: string | null;
+  /** The business transaction of the entry: an award's own transaction id (given by its caller), a purchase's id (its earning and refunds). */
+  referenceId?: string | null;
+  metadata?: Record<string, unknown> | null;
 }
 
 /**
@@ -41,6 +44,101 @@ export class LedgerService {
     }
     this.announce(em, POINT.events.earned, transaction);
     return transaction;
+  }
+
+  /**
+   * Earns for many members at once, set-based (batch awards): the same entries, lots, balance changes
+   * and events as `earn` called for each movement in order, in a handful of statements whatever their
+   * number. Must run inside a transaction; takes the members' balance locks in member order. Returns
+   * the entries' ids in the movements' order.
+   */
+  async earnMany(em: EntityManager, movements: PointMovement[]): Promise<string[]> {
+    if (movements.length === 0) return [];
+    const memberIds = [...new Set(movements.map((movement) => movement.memberId))].sort();
+    await em.execute(`insert into point.point_balance (member_id) select member_id from jsonb_to_recordset(?::jsonb) as m(member_id uuid) order by member_id on conflict do nothing`, [
+      JSON.stringify(memberIds.map((id) => ({ member_id: id }))),
+    ]);
+    await em.execute(`select member_id from point.point_balance where member_id in (?) order by member_id for update`, [memberIds]);
+    const due: Array<{ member_id: string }> = await em.execute(
+      `select distinct member_id from point.point_lot where member_id in (?) and remaining > 0 and expires_at <= now()`,
+      [memberIds],
+    );
+    for (const { member_id: memberId } of due) await this.expireLocked(em, memberId);
+    const rows = movements.map((movement, ord) => ({
+      ord,
+      id: randomUUID(),
+      member_id: movement.memberId,
+      amount: movement.amount,
+      note: movement.note ?? null,
+      source_by: movement.sourceBy ?? null,
+      reference_id: movement.referenceId ?? null,
+      metadata: movement.metadata ?? null,
+    }));
+    const recordset = JSON.stringify(rows);
+    const ROWS = `jsonb_to_recordset(?::jsonb) as r(ord int, id uuid, member_id uuid, amount numeric, note text, source_by text, reference_id text, metadata jsonb)`;
+    const base = new Date();
+    // Entries of one batch a microsecond apart, in order, so that a member's history lists them as given.
+    const written: Array<Record<string, any>> = await em.execute(
+      `with running as (
+         select r.*, b.point_amount + sum(r.amount) over (partition by r.member_id order by r.ord) as balance_after
+           from ${ROWS} join point.point_balance b on b.member_id = r.member_id)
+       insert into point.point_transaction (id, member_id, action_type, amount, purchase_amount, note, source_by, balance_after, reference_id, metadata, created_at, updated_at)
+       select id, member_id, 'EARN', amount, 0, note, source_by, balance_after, reference_id, metadata, ?::timestamptz + ord * interval '1 microsecond', ?::timestamptz
+         from running order by ord
+       returning id, member_id, amount::text as amount, purchase_amount::text as purchase_amount, source_by, note, reference_id, metadata, balance_after::text as balance_after, created_at`,
+      [recordset, base, base],
+    );
+    await em.execute(
+      `update point.point_balance b
+          set point_amount = b.point_amount + s.total, entry_count = b.entry_count + s.n, updated_at = now()
+         from (select member_id, sum(amount) as total, count(*) as n from ${ROWS} group by member_id) s
+        where b.member_id = s.member_id`,
+      [recordset],
+    );
+    const byId = new Map(written.map((row) => [row.id, row]));
+    const entries = rows.map((row) => byId.get(row.id)!);
+    // A lot's expiry is the policy's, counted from its entry's exact time (entries are microseconds apart).
+    const lots = entries
+      .filter((entry) => Number(entry.amount) > 0)
+      .map((entry) => {
+        const earnedAt = new Date(entry.created_at);
+        const expiresAt = expiresAtFor(this.policy, earnedAt);
+        return { id: randomUUID(), transaction_id: entry.id, expires_in_ms: expiresAt ? expiresAt.getTime() - earnedAt.getTime() : null };
+      });
+    if (lots.length > 0) {
+      await em.execute(
+        `insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
+         select l.id, t.member_id, t.id, t.amount, t.amount, t.created_at, t.created_at + l.expires_in_ms * interval '1 millisecond'
+           from jsonb_to_recordset(?::jsonb) as l(id uuid, transaction_id uuid, expires_in_ms bigint)
+           join point.point_transaction t on t.id = l.transaction_id`,
+        [JSON.stringify(lots)],
+      );
+    }
+    const events = entries.map((entry, ord) => {
+      const payload: PointLedgerEntry = {
+        transactionId: entry.id,
+        memberId: entry.member_id,
+        actionType: PointActionType.EARN,
+        amount: entry.amount,
+        purchaseAmount: entry.purchase_amount,
+        shopId: null,
+        categoryId: null,
+        sourceBy: entry.source_by,
+        balanceAfter: entry.balance_after,
+        createdAt: new Date(entry.created_at).toISOString(),
+        note: entry.note,
+        referenceId: entry.reference_id,
+        metadata: entry.metadata,
+      };
+      return { ord, id: randomUUID(), payload, aggregate_id: entry.member_id };
+    });
+    // One statement, rows in order: the outbox trigger numbers each member's events as given.
+    await em.execute(
+      `insert into point.outbox_event (id, type, payload, aggregate_id, occurred_at)
+       select id, ?, payload, aggregate_id, now() from jsonb_to_recordset(?::jsonb) as e(ord int, id uuid, payload jsonb, aggregate_id text) order by ord`,
+      [POINT.events.earned, JSON.stringify(events)],
+    );
+    return entries.map((entry) => entry.id);
   }
 
   /** Must run inside a transaction. Refuses (400 on `amount`) a spend larger than the balance. */
@@ -120,6 +218,8 @@ export class LedgerService {
       balanceAfter,
       requestTicketId: movement.requestTicketId ?? null,
       receiptVerificationId: movement.receiptVerificationId ?? null,
+      referenceId: movement.referenceId ?? null,
+      metadata: movement.metadata ?? null,
     });
     await em.flush();
     return transaction;
@@ -137,6 +237,9 @@ export class LedgerService {
       sourceBy: transaction.sourceBy,
       balanceAfter: transaction.balanceAfter,
       createdAt: transaction.createdAt.toISOString(),
+      note: transaction.note,
+      referenceId: transaction.referenceId,
+      metadata: transaction.metadata,
     };
     recordEvent(em, type, entry, { aggregateId: transaction.memberId });
   }

@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
+import { Principal } from '../../../core/auth/principal';
 import { findPage, Page } from '../../../core/pagination';
 import { POINT, TransactionCompleted, TransactionRefunded } from '../contract';
 import { Purchase, PurchaseStatus } from '../entities/purchase';
@@ -10,6 +11,7 @@ import { PurchaseRefund } from '../entities/purchase-refund';
 import { PointSource } from '../entities/point-transaction';
 import { MAX_POINTS } from '../types/point.types';
 import { PurchaseListArgs, RecordPurchaseInput, RefundPurchaseInput } from '../types/purchase.types';
+import { onceForKey } from './idempotency';
 import { LedgerService } from './ledger.service';
 import { bounds } from './point.service';
 import { PointMembers } from './point-members';
@@ -36,8 +38,10 @@ export class PurchaseService {
    * EARN entry is written even for 0 points: it carries the purchase amount to tiers and badges.
    * An `externalId` already recorded for the store answers that purchase and earns nothing (409 when
    * it names another customer or amount); two such records racing each other meet on the unique index.
+   * An Idempotency-Key is deduplicated per caller in the purchase's own transaction (onceForKey): a
+   * repeat answers the purchase it recorded, another body is 409.
    */
-  async record(input: RecordPurchaseInput, requestId?: string): Promise<Purchase> {
+  async record(input: RecordPurchaseInput, caller: Principal, idempotencyKey?: string, requestId?: string): Promise<Purchase> {
     const occurredAt = input.occurredAt ? new Date(input.occurredAt) : new Date();
     if (occurredAt.getTime() > Date.now() + CLOCK_SKEW_MS) throw badRequest('occurredAt must not be in the future', 'occurredAt');
     await this.members.assertExists(input.customerId, requestId);
@@ -46,39 +50,53 @@ export class PurchaseService {
     const storeId = input.storeId ?? null;
     const externalId = input.externalId ?? null;
     return this.em.transactional(async (em) => {
-      const id = randomUUID();
-      const inserted: Array<{ id: string }> = await em.execute(
-        `insert into point.purchase (id, member_id, amount, store_id, category, external_id, occurred_at, status, created_at, updated_at)
-         values (?, ?, ?::numeric, ?, ?, ?, ?, 'COMPLETED', now(), now())
-         on conflict do nothing returning id`,
-        [id, input.customerId, amount, storeId, input.category ?? null, externalId, occurredAt],
+      const { id } = await onceForKey(em, `purchase:${caller.kind}:${caller.id}`, idempotencyKey, input, () =>
+        this.recordOnce(em, input, { occurredAt, amount, storeId, externalId }),
       );
-      if (inserted.length === 0) return this.earlier(em, { storeId, externalId: externalId!, memberId: input.customerId, amount });
-      const rule = await this.ruleFor(em, storeId);
-      const [priced]: Array<{ points: string; fits: boolean }> = await em.execute(
-        `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric)::numeric(20, 2) as points) product`,
-        [MAX_POINTS, amount, rule?.conversion_rate ?? '0'],
-      );
-      if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
-      const entry = await this.ledger.earn(em, {
-        memberId: input.customerId,
-        amount: priced.points,
-        purchaseAmount: amount,
-        shopId: storeId,
-        categoryId: input.category ?? null,
-        note: `Purchase ${id}`,
-        sourceBy: PointSource.Purchase,
-      });
-      await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
-        priced.points,
-        rule?.id ?? null,
-        entry.id,
-        id,
-      ]);
-      const purchase = await em.findOneOrFail(Purchase, { id }, { refresh: true });
-      announceCompleted(em, purchase);
-      return purchase;
+      return em.findOneOrFail(Purchase, { id }, { refresh: true });
     });
+  }
+
+  /** The purchase and its points in the caller's transaction; the id of the purchase (an earlier one for a known externalId). */
+  private async recordOnce(
+    em: EntityManager,
+    input: RecordPurchaseInput,
+    { occurredAt, amount, storeId, externalId }: { occurredAt: Date; amount: string; storeId: string | null; externalId: string | null },
+  ): Promise<string> {
+    const id = randomUUID();
+    const inserted: Array<{ id: string }> = await em.execute(
+      `insert into point.purchase (id, member_id, amount, store_id, category, external_id, occurred_at, status, created_at, updated_at)
+       values (?, ?, ?::numeric, ?, ?, ?, ?, 'COMPLETED', now(), now())
+       on conflict do nothing returning id`,
+      [id, input.customerId, amount, storeId, input.category ?? null, externalId, occurredAt],
+    );
+    if (inserted.length === 0) return (await this.earlier(em, { storeId, externalId: externalId!, memberId: input.customerId, amount })).id;
+    const rule = await this.ruleFor(em, storeId);
+    const [priced]: Array<{ points: string; fits: boolean }> = await em.execute(
+      `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric)::numeric(20, 2) as points) product`,
+      [MAX_POINTS, amount, rule?.conversion_rate ?? '0'],
+    );
+    if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
+    const entry = await this.ledger.earn(em, {
+      memberId: input.customerId,
+      amount: priced.points,
+      purchaseAmount: amount,
+      shopId: storeId,
+      categoryId: input.category ?? null,
+      note: `Purchase ${id}`,
+      sourceBy: PointSource.Purchase,
+      // points.earned names the purchase (Part 3's transaction_id), as an award names its caller's transaction.
+      referenceId: id,
+    });
+    await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
+      priced.points,
+      rule?.id ?? null,
+      entry.id,
+      id,
+    ]);
+    const purchase = await em.findOneOrFail(Purchase, { id }, { refresh: true });
+    announceCompleted(em, purchase);
+    return purchase.id;
   }
 
   /**
@@ -86,60 +104,70 @@ export class PurchaseService {
    * refunds racing each other never give back more than the purchase. The points owed back in total are
    * `pointsEarned × refunded / amount` rounded down (all of them once fully refunded); this refund takes
    * back what that adds, as far as the balance holds it, and records the rest as unrecovered.
+   * An Idempotency-Key is deduplicated per caller in the refund's own transaction, before the row lock:
+   * a repeat (or a concurrent twin, which waits for the first to commit) refunds nothing and answers
+   * the transaction; another body is 409.
    */
-  async refund(id: string, input: RefundPurchaseInput): Promise<Purchase> {
+  async refund(id: string, input: RefundPurchaseInput, caller: Principal, idempotencyKey?: string): Promise<Purchase> {
     return this.em.transactional(async (em) => {
-      const purchase = await em.findOne(Purchase, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!purchase) throw notFound(TRANSACTION, id);
-      if (purchase.status === PurchaseStatus.REFUNDED) throw conflict('The transaction is already fully refunded', 'status');
-      const [step]: Array<{ refund: string; fits: boolean; remaining: string; refunded: string; full: boolean; owed: string }> = await em.execute(
-        `with given as (select p.*, coalesce(?::numeric, p.amount - p.refunded_amount) as refund from point.purchase p where p.id = ?)
-         select refund::text as refund, refund <= amount - refunded_amount as fits, (amount - refunded_amount)::text as remaining,
-                (refunded_amount + refund)::text as refunded, refunded_amount + refund = amount as "full",
-                (case when refunded_amount + refund >= amount then points_earned
-                      else trunc(points_earned * (refunded_amount + refund) / amount) end
-                 - points_reversed - points_unrecovered)::numeric(20, 2)::text as owed
-           from given`,
-        [input.amount == null ? null : input.amount.toFixed(2), id],
-      );
-      if (!step.fits) throw conflict(`amount exceeds the ${step.remaining} not yet refunded`, 'amount');
-      await this.ledger.expireDue(em, purchase.memberId);
-      const [taking]: Array<{ taken: string; unrecovered: string }> = await em.execute(
-        `select least(?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
-           from point.point_balance where member_id = ?`,
-        [step.owed, step.owed, purchase.memberId],
-      );
-      const spend =
-        Number(taking.taken) > 0
-          ? await this.ledger.spend(em, {
-              memberId: purchase.memberId,
-              amount: taking.taken,
-              shopId: purchase.storeId,
-              categoryId: purchase.category,
-              note: `Refund of purchase ${purchase.id}`,
-              sourceBy: PointSource.Purchase,
-            })
-          : null;
-      const refund = em.create(PurchaseRefund, {
-        purchaseId: purchase.id,
-        memberId: purchase.memberId,
-        amount: step.refund,
-        pointsReversed: taking.taken,
-        pointsUnrecovered: taking.unrecovered,
-        spendEntryId: spend?.id ?? null,
-      });
-      await em.execute(
-        `update point.purchase
-            set refunded_amount = ?::numeric, status = ?, points_reversed = points_reversed + ?::numeric,
-                points_unrecovered = points_unrecovered + ?::numeric, updated_at = now()
-          where id = ?`,
-        [step.refunded, step.full ? PurchaseStatus.REFUNDED : PurchaseStatus.PARTIALLY_REFUNDED, taking.taken, taking.unrecovered, purchase.id],
-      );
-      await em.flush();
-      const refunded = await em.findOneOrFail(Purchase, { id }, { refresh: true });
-      announceRefunded(em, refunded, refund);
-      return refunded;
+      await onceForKey(em, `refund:${caller.kind}:${caller.id}`, idempotencyKey, { id, input }, async () => (await this.refundOnce(em, id, input)).id);
+      return em.findOneOrFail(Purchase, { id }, { refresh: true });
     });
+  }
+
+  /** One refund in the caller's transaction; the refund row. */
+  private async refundOnce(em: EntityManager, id: string, input: RefundPurchaseInput): Promise<PurchaseRefund> {
+    const purchase = await em.findOne(Purchase, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!purchase) throw notFound(TRANSACTION, id);
+    if (purchase.status === PurchaseStatus.REFUNDED) throw conflict('The transaction is already fully refunded', 'status');
+    const [step]: Array<{ refund: string; fits: boolean; remaining: string; refunded: string; full: boolean; owed: string }> = await em.execute(
+      `with given as (select p.*, coalesce(?::numeric, p.amount - p.refunded_amount) as refund from point.purchase p where p.id = ?)
+       select refund::text as refund, refund <= amount - refunded_amount as fits, (amount - refunded_amount)::text as remaining,
+              (refunded_amount + refund)::text as refunded, refunded_amount + refund = amount as "full",
+              (case when refunded_amount + refund >= amount then points_earned
+                    else trunc(points_earned * (refunded_amount + refund) / amount) end
+               - points_reversed - points_unrecovered)::numeric(20, 2)::text as owed
+         from given`,
+      [input.amount == null ? null : input.amount.toFixed(2), id],
+    );
+    if (!step.fits) throw conflict(`amount exceeds the ${step.remaining} not yet refunded`, 'amount');
+    await this.ledger.expireDue(em, purchase.memberId);
+    const [taking]: Array<{ taken: string; unrecovered: string }> = await em.execute(
+      `select least(?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
+         from point.point_balance where member_id = ?`,
+      [step.owed, step.owed, purchase.memberId],
+    );
+    const spend =
+      Number(taking.taken) > 0
+        ? await this.ledger.spend(em, {
+            memberId: purchase.memberId,
+            amount: taking.taken,
+            shopId: purchase.storeId,
+            categoryId: purchase.category,
+            note: `Refund of purchase ${purchase.id}`,
+            sourceBy: PointSource.Purchase,
+            referenceId: purchase.id,
+          })
+        : null;
+    const refund = em.create(PurchaseRefund, {
+      purchaseId: purchase.id,
+      memberId: purchase.memberId,
+      amount: step.refund,
+      pointsReversed: taking.taken,
+      pointsUnrecovered: taking.unrecovered,
+      spendEntryId: spend?.id ?? null,
+    });
+    await em.execute(
+      `update point.purchase
+          set refunded_amount = ?::numeric, status = ?, points_reversed = points_reversed + ?::numeric,
+              points_unrecovered = points_unrecovered + ?::numeric, updated_at = now()
+        where id = ?`,
+      [step.refunded, step.full ? PurchaseStatus.REFUNDED : PurchaseStatus.PARTIALLY_REFUNDED, taking.taken, taking.unrecovered, purchase.id],
+    );
+    await em.flush();
+    const refunded = await em.findOneOrFail(Purchase, { id }, { refresh: true });
+    announceRefunded(em, refunded, refund);
+    return refund;
   }
 
   async get(id: string): Promise<Purchase> {

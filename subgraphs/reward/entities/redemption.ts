@@ -14,7 +14,7 @@ export type RedemptionState = EnumValue<typeof RedemptionState>;
  */
 @Entity({ tableName: 'redemption' })
 export class Redemption {
-  [OptionalProps]?: 'state' | 'pointTransactionId' | 'failureCode' | 'failureMessage' | 'completedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'quantity' | 'state' | 'pointTransactionId' | 'failureCode' | 'failureMessage' | 'completedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Property({ type: 'uuid' }) memberId: string;
@@ -23,6 +23,8 @@ export class Redemption {
   /** The catalog's price when the redemption began, a decimal string. */
   @Property({ type: 'decimal' }) pointUsage: string;
   @Property({ type: 'text' }) idempotencyKey: string;
+  /** Units redeemed at once: as many units of stock and codes, `quantity` × `pointUsage` points in one spend. */
+  @Property() quantity: number = 1;
   @Enum({ items: () => RedemptionState }) state: RedemptionState = RedemptionState.PENDING;
   /** Whether a unit of LIMITED stock was taken (and is given back if the redemption fails). */
   @Property() stockTaken: boolean;

@@ -4,7 +4,7 @@ import { Principal } from '../../../core/auth/principal';
 import { RewardContext } from '../context';
 import { REWARD } from '../contract';
 import { RewardCode } from '../entities/reward-code';
-import { RedeemArgs, RedeemCheck, RedeemForArgs } from '../types/redemption.types';
+import { ClaimArgs, RedeemArgs, RedeemCheck, RedeemForArgs, RewardClaim } from '../types/redemption.types';
 
 /** Can-redeem and redemption: a member for itself, or reward:manage for a member it names. */
 @Resolver()
@@ -21,5 +21,13 @@ export class RedemptionResolver {
   })
   redeemRewardCatalog(@Args() args: RedeemArgs, @Caller() caller: Principal, @Ctx() ctx: RewardContext) {
     return ctx.services.redemptions.redeem(args, caller, ctx.requestId);
+  }
+
+  @Authorized(Access.member, REWARD.permissions.manage)
+  @Mutation(() => RewardClaim, {
+    description: 'Claims quantity units of the catalog at once, all or none: quantity units of stock, quantity × pointUsage points in one spend, quantity codes; a repeat of the Idempotency-Key answers the same claim',
+  })
+  claimRewardCatalog(@Args() args: ClaimArgs, @Caller() caller: Principal, @Ctx() ctx: RewardContext) {
+    return ctx.services.redemptions.claim(args, caller, ctx.requestId);
   }
 }

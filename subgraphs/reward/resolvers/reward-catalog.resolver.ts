@@ -5,6 +5,7 @@ import { PageType } from '../../../core/pagination';
 import { RewardContext } from '../context';
 import { REWARD } from '../contract';
 import { RewardCatalog, RewardCatalogStatus } from '../entities/reward-catalog';
+import { Reward } from '../entities/reward';
 import { RewardStats } from '../entities/reward-stats';
 import { catalogStatus, catalogStats } from '../services/catalog-status';
 import { CreateRewardCatalogInput, RewardCatalogIdArgs, RewardCatalogListArgs, SetRewardCatalogActiveArgs, UpdateRewardCatalogInput } from '../types/reward-catalog.types';
@@ -34,6 +35,11 @@ export class RewardCatalogResolver {
   @FieldResolver(() => RewardStats, { description: 'Codes redeemed and used through this catalog; remaining and total from the reward\'s stock (REST: includeStats)' })
   async stats(@Root() catalog: RewardCatalog, @Ctx() ctx: RewardContext) {
     return catalogStats(catalog, await ctx.services.rewardsById.load(catalog.rewardId));
+  }
+
+  @FieldResolver(() => Reward, { nullable: true, description: "The catalog's reward (deleted ones too: see its deletedAt)" })
+  reward(@Root() catalog: RewardCatalog, @Ctx() ctx: RewardContext) {
+    return ctx.services.rewardsById.load(catalog.rewardId);
   }
 
   @Authorized(REWARD.permissions.manage)

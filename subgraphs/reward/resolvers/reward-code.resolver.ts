@@ -1,3 +1,4 @@
+import QRCode from 'qrcode';
 import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
@@ -41,6 +42,12 @@ export class RewardCodeResolver {
   @Mutation(() => RewardCode, { description: 'The calling staff member marks the code used, once; 400 on other characters, a used or an expired code' })
   useRewardCode(@Args() { id, code }: UseRewardCodeArgs, @Caller() staff: Principal, @Ctx() ctx: RewardContext) {
     return ctx.services.codes.use(id, code, staff);
+  }
+
+  @FieldResolver(() => String, { description: 'The code as a QR image: an SVG data URL (a few hundred bytes, cheap to draw for a whole page of codes)' })
+  async qrCode(@Root() code: RewardCode): Promise<string> {
+    const svg = await QRCode.toString(code.code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
   }
 
   @FieldResolver(() => Reward, { nullable: true, description: "The code's reward, deleted or not" })

@@ -20,6 +20,8 @@ export interface RedeemFacts {
   redeemedByMember: number;
   /** The catalog's redemptions that are not FAILED, by any member, in the quota's period of `now`. */
   redeemedInPeriod: number;
+  /** Units asked for at once (1 unless given): each counts against stock, limits and quota, and costs `pointUsage`. */
+  quantity?: number;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -78,6 +80,7 @@ export const hundredths = (value: string | number): number => Math.round(Number(
  */
 export function redeemRefusals(facts: RedeemFacts, now: Date): RedeemReason[] {
   const { catalog, reward, member } = facts;
+  const quantity = facts.quantity ?? 1;
   const reasons: RedeemReason[] = [];
   const refuse = (code: RedeemRefusal, message: string) => reasons.push({ code, message });
 
@@ -89,12 +92,13 @@ export function redeemRefusals(facts: RedeemFacts, now: Date): RedeemReason[] {
   else if (reward?.windowEnd && reward.windowEnd <= now) refuse(RedeemRefusal.OUTSIDE_WINDOW, `The reward could be used until ${reward.windowEnd.toISOString()}`);
 
   if (!inStock(reward)) refuse(RedeemRefusal.OUT_OF_STOCK, 'The reward is out of stock');
+  else if (reward && reward.stockType === 'LIMITED' && reward.stock < quantity) refuse(RedeemRefusal.OUT_OF_STOCK, `Only ${reward.stock} of the reward are left`);
 
-  if (catalog.limitPerUser !== null && facts.redeemedByMember >= catalog.limitPerUser) {
+  if (catalog.limitPerUser !== null && facts.redeemedByMember + quantity > catalog.limitPerUser) {
     refuse(RedeemRefusal.LIMIT_PER_USER_REACHED, `The member has redeemed this catalog ${facts.redeemedByMember} times, its limit per member`);
   }
   const quota = catalog.quota;
-  if (quota && facts.redeemedInPeriod >= quota.limitPerPeriod) {
+  if (quota && facts.redeemedInPeriod + quantity > quota.limitPerPeriod) {
     const { end } = quotaPeriod(quota.type, quota.numberInPeriod, now);
     refuse(RedeemRefusal.QUOTA_REACHED, `The quota of ${quota.limitPerPeriod} redemptions is used up until ${end.toISOString()}`);
   }
@@ -103,8 +107,8 @@ export function redeemRefusals(facts: RedeemFacts, now: Date): RedeemReason[] {
   if (catalog.tierCondition === TierCondition.INCLUDE && !listed) refuse(RedeemRefusal.TIER_NOT_INCLUDED, "The member's tier may not redeem this catalog");
   if (catalog.tierCondition === TierCondition.EXCLUDE && listed) refuse(RedeemRefusal.TIER_EXCLUDED, "The member's tier is excluded from this catalog");
 
-  if (hundredths(member.pointBalance) < hundredths(catalog.pointUsage)) {
-    refuse(RedeemRefusal.NOT_ENOUGH_POINTS, `Redeeming needs ${Number(catalog.pointUsage)} points; the balance is ${Number(member.pointBalance)}`);
+  if (hundredths(member.pointBalance) < hundredths(catalog.pointUsage) * quantity) {
+    refuse(RedeemRefusal.NOT_ENOUGH_POINTS, `Redeeming needs ${(hundredths(catalog.pointUsage) * quantity) / 100} points; the balance is ${Number(member.pointBalance)}`);
   }
   return reasons;
 }

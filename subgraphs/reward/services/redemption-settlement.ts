@@ -14,7 +14,7 @@ import { atRedemptionStep } from './redemption-test-hooks';
 
 /** Where a redemption stands after an attempt to settle it. */
 export type RedemptionOutcome =
-  | { state: 'COMPLETED'; code: RewardCode }
+  | { state: 'COMPLETED'; redemption: Redemption; codes: RewardCode[] }
   | { state: 'FAILED'; reason: RedeemReason }
   /** The spend went unanswered: still PENDING, for a repeat or the recovery job. */
   | { state: 'PENDING'; error: AppError };
@@ -29,7 +29,7 @@ export type RedemptionOutcome =
  * goes unanswered writes nothing. A settled redemption answers its outcome again.
  */
 export async function settleRedemption(em: EntityManager, redemption: Redemption, points: RedemptionPoints, requestId?: string): Promise<RedemptionOutcome> {
-  if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', code: await em.findOneOrFail(RewardCode, { redemptionId: redemption.id }) };
+  if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(em, redemption) };
   if (redemption.state === RedemptionState.FAILED) return { state: 'FAILED', reason: failureOf(redemption) };
   let transactionId: string | null = null;
   if (hundredths(redemption.pointUsage) > 0) {
@@ -39,9 +39,9 @@ export async function settleRedemption(em: EntityManager, redemption: Redemption
     transactionId = spent.transactionId;
   }
   await atRedemptionStep('spent', redemption);
-  const code = await complete(em, redemption, transactionId);
+  const codes = await complete(em, redemption, transactionId);
   await atRedemptionStep('issued', redemption);
-  return { state: 'COMPLETED', code };
+  return { state: 'COMPLETED', redemption, codes };
 }
 
 /** The reason a FAILED redemption keeps. */
@@ -50,36 +50,48 @@ export const failureOf = (redemption: Redemption): RedeemReason => ({
   message: redemption.failureMessage ?? '',
 });
 
-async function complete(em: EntityManager, redemption: Redemption, transactionId: string | null): Promise<RewardCode> {
+/** A redemption's codes, in the order they were issued. */
+const codesOf = (em: EntityManager, redemption: Redemption) => em.find(RewardCode, { redemptionId: redemption.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+
+/** Issues the redemption's `quantity` codes (those not issued yet), counts them and announces each (`reward.claimed`). */
+async function complete(em: EntityManager, redemption: Redemption, transactionId: string | null): Promise<RewardCode[]> {
   const claimedAt = new Date();
   const reward = await em.findOneOrFail(Reward, { id: redemption.rewardId }, INCLUDING_DELETED);
-  const code = await issueRewardCode(em, {
-    rewardId: redemption.rewardId,
-    rewardCatalogId: redemption.rewardCatalogId,
-    memberId: redemption.memberId,
-    redemptionId: redemption.id,
-    expiredAt: codeExpiry(reward, claimedAt),
-  });
+  const codes = await codesOf(em, redemption);
+  while (codes.length < redemption.quantity) {
+    codes.push(
+      await issueRewardCode(em, {
+        rewardId: redemption.rewardId,
+        rewardCatalogId: redemption.rewardCatalogId,
+        memberId: redemption.memberId,
+        redemptionId: redemption.id,
+        expiredAt: codeExpiry(reward, claimedAt),
+        another: true,
+      }),
+    );
+  }
   // Catalog before reward, the order every redemption takes their rows in.
-  await em.execute(`update reward.reward_catalog set redeemed_count = redeemed_count + 1 where id = ?`, [redemption.rewardCatalogId]);
-  await em.execute(`update reward.reward set redeemed_count = redeemed_count + 1 where id = ?`, [redemption.rewardId]);
+  await em.execute(`update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ?`, [redemption.quantity, redemption.rewardCatalogId]);
+  await em.execute(`update reward.reward set redeemed_count = redeemed_count + ? where id = ?`, [redemption.quantity, redemption.rewardId]);
   Object.assign(redemption, { state: RedemptionState.COMPLETED, pointTransactionId: transactionId, completedAt: claimedAt });
-  const claimed: RewardClaimed = {
-    memberId: redemption.memberId,
-    rewardId: redemption.rewardId,
-    rewardCatalogId: redemption.rewardCatalogId,
-    rewardCodeId: code.id,
-    pointUsage: redemption.pointUsage,
-    expiredAt: code.expiredAt.toISOString(),
-    claimedAt: claimedAt.toISOString(),
-  };
-  recordEvent(em, REWARD.events.claimed, claimed, { aggregateId: redemption.memberId });
+  for (const code of codes) {
+    const claimed: RewardClaimed = {
+      memberId: redemption.memberId,
+      rewardId: redemption.rewardId,
+      rewardCatalogId: redemption.rewardCatalogId,
+      rewardCodeId: code.id,
+      pointUsage: redemption.pointUsage,
+      expiredAt: code.expiredAt.toISOString(),
+      claimedAt: claimedAt.toISOString(),
+    };
+    recordEvent(em, REWARD.events.claimed, claimed, { aggregateId: redemption.memberId });
+  }
   await em.flush();
-  return code;
+  return codes;
 }
 
 async function compensate(em: EntityManager, redemption: Redemption, message: string): Promise<RedemptionOutcome> {
-  if (redemption.stockTaken) await em.execute(`update reward.reward set stock = stock + 1, updated_at = now() where id = ?`, [redemption.rewardId]);
+  if (redemption.stockTaken) await em.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
   Object.assign(redemption, { state: RedemptionState.FAILED, failureCode: RedeemRefusal.NOT_ENOUGH_POINTS, failureMessage: message });
   await em.flush();
   return { state: 'FAILED', reason: failureOf(redemption) };

@@ -4,7 +4,7 @@ import { SupergraphClient } from '../../../core/supergraph-client';
 import { AUTH } from '../../auth/contract';
 import { POINT } from '../../point/contract';
 import { Redemption } from '../entities/redemption';
-import { RedeemingMember } from './redeem-rules';
+import { hundredths, RedeemingMember } from './redeem-rules';
 
 /** The documents redemption runs on the gateway (validated against the supergraph by `npm run schema:check`). */
 export const REDEMPTION_OPERATIONS = {
@@ -59,7 +59,7 @@ export class RedemptionPoints {
   async spend(redemption: Redemption, requestId?: string): Promise<SpendResult> {
     const input = {
       memberId: redemption.memberId,
-      amount: Number(redemption.pointUsage),
+      amount: (hundredths(redemption.pointUsage) * redemption.quantity) / 100,
       sourceBy: 'Reward',
       note: `Redemption ${redemption.id} of reward catalog ${redemption.rewardCatalogId}`,
     };

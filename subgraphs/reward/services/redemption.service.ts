@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
 import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
@@ -7,8 +8,8 @@ import { Redemption } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';
 import { RewardCatalog } from '../entities/reward-catalog';
 import { RewardCode } from '../entities/reward-code';
-import { RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal } from '../types/redemption.types';
-import { quotaPeriod, RedeemingMember, redeemRefusals } from './redeem-rules';
+import { ClaimArgs, RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal, RewardClaim } from '../types/redemption.types';
+import { hundredths, quotaPeriod, RedeemingMember, redeemRefusals } from './redeem-rules';
 import { RedemptionOutcome, settleRedemption } from './redemption-settlement';
 import { RedemptionPoints } from './redemption-supergraph';
 import { atRedemptionStep } from './redemption-test-hooks';
@@ -53,43 +54,70 @@ export class RedemptionService {
    */
   async redeem(args: RedeemArgs, caller: Principal, requestId?: string): Promise<RewardCode> {
     const memberId = memberFor(caller, args.memberId);
-    const earlier = await this.em.findOne(Redemption, { memberId, idempotencyKey: args.idempotencyKey });
-    if (earlier) return this.repeat(earlier, args.id, requestId);
-    const member = await this.points.member(memberId, requestId);
-    const redemption = await this.reserve(args, memberId, member);
-    if (!sameId(redemption.rewardCatalogId, args.id)) throw keyReused();
-    await atRedemptionStep('reserved', redemption);
-    return answer(await this.settle(redemption.id, requestId));
+    const { codes } = await this.redeemUnits({ catalogId: args.id, quantity: 1, idempotencyKey: args.idempotencyKey }, memberId, requestId);
+    return codes[0];
   }
 
-  private repeat(earlier: Redemption, catalogId: string, requestId?: string): Promise<RewardCode> {
-    if (!sameId(earlier.rewardCatalogId, catalogId)) throw keyReused();
-    return this.settle(earlier.id, requestId).then(answer);
+  /**
+   * Claims `quantity` units of the catalog at once, all or none: one redemption taking as many units
+   * of stock, spending `quantity` × the price in one spend and issuing `quantity` codes. The key is the
+   * caller's (scoped as `v1:<caller>:<key>`; a fresh one when none is given); a repeat answers the same
+   * claim, the key with another catalog or quantity is 409. Refusals and failures as `redeem`.
+   */
+  async claim(args: ClaimArgs, caller: Principal, requestId?: string): Promise<RewardClaim> {
+    const memberId = memberFor(caller, args.memberId);
+    const idempotencyKey = `v1:${caller.kind}:${caller.id}:${args.idempotencyKey ?? randomUUID()}`;
+    const { redemption, codes } = await this.redeemUnits({ catalogId: args.id, quantity: args.quantity, idempotencyKey }, memberId, requestId);
+    return {
+      redemptionId: redemption.id,
+      memberId: redemption.memberId,
+      rewardCatalogId: redemption.rewardCatalogId,
+      quantity: redemption.quantity,
+      pointsSpent: ((hundredths(redemption.pointUsage) * redemption.quantity) / 100).toFixed(2),
+      pointTransactionId: redemption.pointTransactionId,
+      codes,
+    };
+  }
+
+  /** The redemption of the key (begun now unless it exists), settled: its codes, or its refusal. */
+  private async redeemUnits(ask: UnitsAsked, memberId: string, requestId?: string): Promise<{ redemption: Redemption; codes: RewardCode[] }> {
+    const earlier = await this.em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+    if (earlier && !sameAsk(earlier, ask)) throw keyReused(earlier, ask);
+    let id = earlier?.id;
+    if (!id) {
+      const member = await this.points.member(memberId, requestId);
+      const redemption = await this.reserve(ask, memberId, member);
+      if (!sameAsk(redemption, ask)) throw keyReused(redemption, ask);
+      await atRedemptionStep('reserved', redemption);
+      id = redemption.id;
+    }
+    return answer(await this.settle(id, requestId));
   }
 
   /**
    * Step 1, in one transaction under the member's lock (and the catalog's when it has a quota, which
-   * counts every member): the rules on what the transaction sees, the unit of stock, the PENDING row.
+   * counts every member): the rules on what the transaction sees, the units of stock, the PENDING row.
    * A redemption of the same key committed meanwhile is returned instead.
    */
-  private reserve(args: RedeemArgs, memberId: string, member: RedeemingMember): Promise<Redemption> {
+  private reserve(ask: UnitsAsked, memberId: string, member: RedeemingMember): Promise<Redemption> {
     return this.em.fork().transactional(async (em) => {
       await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
-      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: args.idempotencyKey });
+      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
       if (earlier) return earlier;
-      const catalog = await new RewardCatalogService(em).get(args.id);
+      const catalog = await new RewardCatalogService(em).get(ask.catalogId);
       if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
-      const reasons = await this.refusals(em, catalog, memberId, member);
+      const reasons = await this.refusals(em, catalog, memberId, member, ask.quantity);
       if (reasons.length > 0) throw refusal(reasons);
       const reward = await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
       const stockTaken = reward.stockType === StockType.LIMITED;
-      if (stockTaken && !(await takeUnit(em, reward.id))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      if (stockTaken && !(await takeUnits(em, reward.id, ask.quantity))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
       return em.create(Redemption, {
         memberId,
         rewardCatalogId: catalog.id,
         rewardId: reward.id,
         pointUsage: catalog.pointUsage,
-        idempotencyKey: args.idempotencyKey,
+        idempotencyKey: ask.idempotencyKey,
+        quantity: ask.quantity,
         stockTaken,
       });
     });
@@ -104,11 +132,11 @@ export class RedemptionService {
   }
 
   /** The rules of the catalog for the member at this moment, on what `em` sees. */
-  private async refusals(em: EntityManager, catalog: RewardCatalog, memberId: string, member: RedeemingMember): Promise<RedeemReason[]> {
+  private async refusals(em: EntityManager, catalog: RewardCatalog, memberId: string, member: RedeemingMember, quantity = 1): Promise<RedeemReason[]> {
     const now = new Date();
     const reward = await em.findOne(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
     const [byMember] = await em.execute(
-      `select count(*)::int as n from reward.redemption where member_id = ? and reward_catalog_id = ? and state <> 'FAILED'`,
+      `select coalesce(sum(quantity), 0)::int as n from reward.redemption where member_id = ? and reward_catalog_id = ? and state <> 'FAILED'`,
       [memberId, catalog.id],
     );
     let inPeriod = 0;
@@ -116,13 +144,13 @@ export class RedemptionService {
     if (quota) {
       const period = quotaPeriod(quota.type, quota.numberInPeriod, now);
       const [row] = await em.execute(
-        `select count(*)::int as n from reward.redemption
+        `select coalesce(sum(quantity), 0)::int as n from reward.redemption
           where reward_catalog_id = ? and state <> 'FAILED' and created_at >= ? and created_at < ?`,
         [catalog.id, period.start, period.end],
       );
       inPeriod = row.n;
     }
-    return redeemRefusals({ catalog, reward, member, redeemedByMember: byMember.n, redeemedInPeriod: inPeriod }, now);
+    return redeemRefusals({ catalog, reward, member, redeemedByMember: byMember.n, redeemedInPeriod: inPeriod, quantity }, now);
   }
 }
 
@@ -142,21 +170,35 @@ function memberFor(caller: Principal, memberId: string | undefined): string {
 /** UUIDs compare without regard to case, as PostgreSQL compares them. */
 const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Takes one unit of a live LIMITED reward's stock with the conditional UPDATE of decrease-stock; false when none is left. */
-async function takeUnit(em: EntityManager, rewardId: string): Promise<boolean> {
+/** Takes `quantity` units of a live LIMITED reward's stock with the conditional UPDATE of decrease-stock; false when fewer are left. */
+async function takeUnits(em: EntityManager, rewardId: string, quantity: number): Promise<boolean> {
   const taken = await em.execute(
-    `update reward.reward set stock = stock - 1, updated_at = now()
-      where id = ? and deleted_at is null and stock_type = 'LIMITED' and stock >= 1 returning id`,
-    [rewardId],
+    `update reward.reward set stock = stock - ?, updated_at = now()
+      where id = ? and deleted_at is null and stock_type = 'LIMITED' and stock >= ? returning id`,
+    [quantity, rewardId, quantity],
   );
   return taken.length > 0;
 }
 
-const keyReused = () => conflict('This Idempotency-Key was used to redeem another reward catalog', 'Idempotency-Key');
+/** What a redemption is asked for: its catalog, units and key. */
+interface UnitsAsked {
+  catalogId: string;
+  quantity: number;
+  idempotencyKey: string;
+}
 
-/** The code of a completed redemption; the refusal of a failed one; 503 for one still pending. */
-function answer(outcome: RedemptionOutcome): RewardCode {
-  if (outcome.state === 'COMPLETED') return outcome.code;
+/** Whether a redemption of the key is what was asked (same catalog, same units). */
+const sameAsk = (redemption: Redemption, ask: UnitsAsked) => sameId(redemption.rewardCatalogId, ask.catalogId) && redemption.quantity === ask.quantity;
+
+const keyReused = (redemption: Redemption, ask: UnitsAsked) =>
+  conflict(
+    sameId(redemption.rewardCatalogId, ask.catalogId) ? 'This Idempotency-Key was used to redeem another quantity' : 'This Idempotency-Key was used to redeem another reward catalog',
+    'Idempotency-Key',
+  );
+
+/** The codes of a completed redemption; the refusal of a failed one; 503 for one still pending. */
+function answer(outcome: RedemptionOutcome): { redemption: Redemption; codes: RewardCode[] } {
+  if (outcome.state === 'COMPLETED') return { redemption: outcome.redemption, codes: outcome.codes };
   if (outcome.state === 'FAILED') throw refusal([outcome.reason]);
   throw new AppError('UNAVAILABLE', 'The redemption is being processed: repeat the request with the same Idempotency-Key for its outcome', [], undefined, outcome.error);
 }

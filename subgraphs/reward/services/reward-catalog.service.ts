@@ -118,6 +118,9 @@ function listConditions(args: RewardCatalogListArgs): { where: string[]; params:
   if (args.tierCondition) add('c.tier_condition = ?', args.tierCondition);
   if (args.pointUsageMin !== undefined) add('c.point_usage >= ?', args.pointUsageMin.toFixed(2));
   if (args.pointUsageMax !== undefined) add('c.point_usage <= ?', args.pointUsageMax.toFixed(2));
+  if (args.rewardType) add('r.type = ?', args.rewardType);
+  if (args.eligibleTierId) add("(c.tier_condition is null or (c.tier_condition = 'INCLUDE') = (? = any(c.tier_requirement)))", args.eligibleTierId);
+  if (args.available !== undefined) add(args.available ? `(c.is_active and ${STATUS_SQL.ACTIVE})` : `not (c.is_active and ${STATUS_SQL.ACTIVE})`);
   if (args.storeIds?.length) add("(r.store_ids = '{}' or r.store_ids && array[?]::text[])", args.storeIds);
   return { where, params };
 }

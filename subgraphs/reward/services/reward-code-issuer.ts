@@ -28,9 +28,11 @@ export interface CodeToIssue {
   rewardId: string;
   rewardCatalogId: string;
   memberId: string;
-  /** The redemption the code is for: a second issue for it returns the first code. */
+  /** The redemption the code is for: a second issue for it returns the first code (unless `another`). */
   redemptionId: string | null;
   expiredAt: Date;
+  /** One more code for a redemption of several units, beside those it has. */
+  another?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface CodeToIssue {
  * redemption that already has its code, returns that code.
  */
 export async function issueRewardCode(em: EntityManager, issue: CodeToIssue): Promise<RewardCode> {
-  if (issue.redemptionId) {
+  if (issue.redemptionId && !issue.another) {
     const existing = await em.findOne(RewardCode, { redemptionId: issue.redemptionId });
     if (existing) return existing;
   }

@@ -49,11 +49,11 @@ export class RewardCodeService {
     });
   }
 
-  /** Member.rewardCodes: the member itself, or a holder of reward:manage; anyone else is 403. */
+  /** Member.rewardCodes: the member itself, or a holder of reward:read or reward:manage; anyone else is 403. */
   listOfMember(memberId: string, args: MemberRewardCodesArgs, reader: Principal | undefined): Promise<Page<RewardCode>> {
     if (!reader) throw unauthenticated();
     const self = reader.kind === 'member' && reader.id === memberId;
-    if (!self && !reader.can(REWARD.permissions.manage)) throw forbidden();
+    if (!self && !reader.can(REWARD.permissions.read) && !reader.can(REWARD.permissions.manage)) throw forbidden();
     return this.list({ ...args, memberId });
   }
 

@@ -1,5 +1,6 @@
-import { IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
+import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { RewardCode } from '../entities/reward-code';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { RewardCatalogIdArgs } from './reward-catalog.types';
 
@@ -41,4 +42,36 @@ export class RedeemArgs extends RedeemForArgs {
   @MinLength(1)
   @MaxLength(255)
   idempotencyKey: string;
+}
+
+/** The most units one claim takes at once. */
+export const MAX_CLAIM_QUANTITY = 100;
+
+/** A claim of several units of a catalog at once (v1 redeem and claim): all or none. */
+@ArgsType()
+export class ClaimArgs extends RedeemForArgs {
+  @Field(() => Int, { defaultValue: 1, description: `Units claimed at once, 1 to ${MAX_CLAIM_QUANTITY}: as many codes, quantity × pointUsage points` })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CLAIM_QUANTITY)
+  quantity: number = 1;
+
+  @Field(() => String, { nullable: true, description: "The caller's Idempotency-Key: a repeat with the same catalog and quantity answers the same claim" })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  idempotencyKey?: string;
+}
+
+/** What a claim issued: its codes, and the points it spent in one ledger entry. */
+@ObjectType('RewardClaim')
+export class RewardClaim {
+  @Field(() => ID) redemptionId: string;
+  @Field(() => ID) memberId: string;
+  @Field(() => ID) rewardCatalogId: string;
+  @Field(() => Int) quantity: number;
+  @Field(() => Float) pointsSpent: string;
+  @Field(() => ID, { nullable: true, description: 'The SPEND entry of the point ledger; null when nothing was spent' }) pointTransactionId: string | null;
+  @Field(() => [RewardCode]) codes: RewardCode[];
 }

@@ -4,6 +4,7 @@ import { CatalogListArgs, DescribedUpdateInput, DescribedWriteInput } from '../.
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { given, HasTwoDecimals, IsIdList, IsHttpUrl, MAX_EXACT_AMOUNT } from '../../../core/validation';
 import { RewardCatalogStatus, TierCondition } from '../entities/reward-catalog';
+import { RewardType } from '../entities/reward';
 import { RewardWindowInput } from './reward.types';
 
 /** The periods a quota counts redemptions in. */
@@ -96,6 +97,16 @@ export class RewardCatalogListArgs extends CatalogListArgs {
   @IsOptional()
   @IsIdList(LIST_MAX)
   storeIds?: string[];
+  @Field(() => RewardType, { nullable: true, description: "Catalogs whose reward is of this type" }) @IsOptional() @IsEnum(RewardType) rewardType?: RewardType;
+  @Field(() => String, { nullable: true, description: 'Catalogs a member of this tier may redeem by their tier condition (none, INCLUDE naming it, EXCLUDE not naming it)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  eligibleTierId?: string;
+  @Field(() => Boolean, { nullable: true, description: 'true: catalogs a member may redeem now (active, in their window, in stock); false: the others' })
+  @IsOptional()
+  @IsBoolean()
+  available?: boolean;
 }
 
 /** A catalog by id: any string; one that names no live catalog is 404. */

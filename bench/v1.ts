@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { checkLedger } from './ledger-check';
+import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, Target, warmThenLoad } from './load';
+
+/** Ledger entries of the customer the read scenario reads (its lifetime sums cover them all). */
+const READ_ENTRIES = Number(process.env.BENCH_V1_READ_ENTRIES ?? 200);
+/** Rows of each batch award, and how many batches are timed (each a fresh Idempotency-Key). */
+const BATCH_ROWS = 1_000;
+const BATCHES = Number(process.env.BENCH_V1_BATCHES ?? 5);
+/** Concurrent single awards of the baseline (the same 1,000 awards, one request each). */
+const SINGLE_AWARD_CONNECTIONS = 20;
+
+async function call(target: Target, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${target.restUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+const expectStatus = (what: string, response: { status: number; body: unknown }, status: number) => {
+  if (response.status !== status) throw new Error(`${what} answered ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+};
+
+/** `count` members straight in the auth schema (what a v1 import would have made). */
+async function insertMembers(pool: Pool, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await pool.query(
+    `insert into auth.member (id, name, status, created_at, updated_at) select id, 'Bench customer', 'ACTIVE', now(), now() from unnest($1::uuid[]) as id`,
+    [ids],
+  );
+  return ids;
+}
+
+/**
+ * GET /api/v1/customers/{id}?include=points,tier (auth, point and cluster through the gateway, with
+ * READ_ENTRIES ledger entries behind the lifetime sums) beside the baseline express route that verifies
+ * the same JWT and reads the same in one SQL statement.
+ */
+export async function v1CustomerRead(target: Target, pool: Pool): Promise<boolean> {
+  const problems: string[] = [];
+  await pool.query(
+    `insert into cluster.tier (id, name_en, description_en, level, requirement, is_active, is_special, created_at, updated_at)
+     values ($1, 'Bench tier', 'bench', 1, '{}', true, false, now(), now())`,
+    [randomUUID()],
+  );
+  const created = await call(target, 'POST', '/api/v1/customers', { name: 'Bench reader', email: `bench-${randomUUID()}@example.com` });
+  expectStatus('POST /api/v1/customers', created, 201);
+  const id: string = created.body.data.id;
+  const awards = Array.from({ length: READ_ENTRIES }, (_, index) => ({ customer_id: id, points: 10 + (index % 7), reason: `bench ${index}` }));
+  expectStatus('batch award', await call(target, 'POST', '/api/v1/points/batch-award', { awards }, { 'idempotency-key': randomUUID() }), 200);
+  const path = `/api/v1/customers/${id}?include=points,tier`;
+  // The cluster places a new customer in its tier when it consumes customer.created: wait for it.
+  for (let tries = 0; ; tries++) {
+    const read = await call(target, 'GET', path);
+    if (read.status === 200 && read.body.data.tier?.name === 'Bench tier') break;
+    if (tries === 100) throw new Error(`the customer never got its tier: ${JSON.stringify(read.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const [platformRead, baselineRead] = [await call(target, 'GET', path), await fetch(`${target.baselineUrl}/baseline/v1/customers/${id}`, { headers: { authorization: `Bearer ${target.token}` } }).then((response) => response.json() as Promise<any>)];
+  for (const field of ['points_balance', 'points', 'tier'] as const) {
+    if (JSON.stringify(platformRead.body.data[field]) !== JSON.stringify(baselineRead.data[field])) {
+      problems.push(`${field}: platform ${JSON.stringify(platformRead.body.data[field])}, baseline ${JSON.stringify(baselineRead.data[field])}`);
+    }
+  }
+  const results: Array<[string, Awaited<ReturnType<typeof warmThenLoad>>]> = [
+    ['baseline: express + jose + pg', await warmThenLoad(`${target.baselineUrl}/baseline/v1/customers/${id}`, target.token)],
+    ['platform, one process', await warmThenLoad(`${target.restUrl}${path}`, target.token)],
+  ];
+  console.log(`\nGET /api/v1/customers/{id}?include=points,tier (${READ_ENTRIES} ledger entries), ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx');
+  for (const [name, result] of results) {
+    console.log(`${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`);
+    if (result.non2xx > 0 || result.errors > 0) problems.push(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  }
+  const [[, baseline], [, platform]] = results;
+  console.log(`\nplatform / baseline: request rate ${ratio(platform.requests.average, baseline.requests.average)}, p99 latency ${p99Ratio(platform, baseline)}`);
+  console.log(problems.length === 0 ? 'v1 customer read: PASS (platform and baseline agree)' : `v1 customer read: FAIL (${problems.join('; ')})`);
+  return problems.length === 0;
+}
+
+/** Milliseconds of `work`. */
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/**
+ * POST /api/v1/points/batch-award with 1,000 rows, BATCHES times (each on 1,000 fresh customers), beside
+ * the baseline of the same 1,000 awards sent one per request (POST /customers/{id}/points/award,
+ * SINGLE_AWARD_CONNECTIONS at a time). Then the ledger check over every customer awarded.
+ */
+export async function v1BatchAward(target: Target, pool: Pool): Promise<boolean> {
+  const problems: string[] = [];
+  const awarded: string[] = [];
+  const batch = async (members: string[]) => {
+    const awards = members.map((customer_id, index) => ({ customer_id, points: 1 + (index % 50), reason: 'bench batch' }));
+    const response = await call(target, 'POST', '/api/v1/points/batch-award', { awards }, { 'idempotency-key': randomUUID() });
+    expectStatus('batch award', response, 200);
+    if (response.body.data.processed !== members.length || response.body.data.failed !== 0) problems.push(`a batch processed ${response.body.data.processed}, failed ${response.body.data.failed}`);
+  };
+  await batch(await insertMembers(pool, 100)); // warm-up, not timed
+  const batchMs: number[] = [];
+  for (let round = 0; round < BATCHES; round++) {
+    const members = await insertMembers(pool, BATCH_ROWS);
+    awarded.push(...members);
+    batchMs.push(await timed(() => batch(members)));
+  }
+  const singles = await insertMembers(pool, BATCH_ROWS);
+  awarded.push(...singles);
+  const singleMs = await timed(async () => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: SINGLE_AWARD_CONNECTIONS }, async () => {
+        while (next < singles.length) {
+          const index = next++;
+          const response = await call(target, 'POST', `/api/v1/customers/${singles[index]}/points/award`, { points: 1 + (index % 50), reason: 'bench single' });
+          if (response.status !== 200) problems.push(`single award answered ${response.status}`);
+        }
+      }),
+    );
+  });
+  const check = await checkLedger(pool, awarded);
+  problems.push(...check.problems);
+  const expected = Array.from({ length: BATCH_ROWS }, (_, index) => 1 + (index % 50)).reduce((sum, points) => sum + points, 0) * (BATCHES + 1);
+  const total = check.members.reduce((sum, member) => sum + Number(member.balance), 0);
+  if (total !== expected) problems.push(`balances total ${total}, expected ${expected}`);
+  const sorted = [...batchMs].sort((a, b) => a - b);
+  console.log(`\nPOST /api/v1/points/batch-award, ${BATCH_ROWS} rows, ${BATCHES} batches on fresh customers\n`);
+  console.log('scenario                                   seconds (median)   max    rows/s');
+  console.log(`${'batch award, one request'.padEnd(42)} ${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2).padStart(16)} ${(sorted[sorted.length - 1] / 1000).toFixed(2).padStart(6)} ${(BATCH_ROWS / (sorted[Math.floor(sorted.length / 2)] / 1000)).toFixed(0).padStart(8)}`);
+  console.log(`${`baseline: ${BATCH_ROWS} single awards, ${SINGLE_AWARD_CONNECTIONS} at a time`.padEnd(42)} ${(singleMs / 1000).toFixed(2).padStart(16)} ${''.padStart(6)} ${(BATCH_ROWS / (singleMs / 1000)).toFixed(0).padStart(8)}`);
+  console.log(`\nbatch / single awards time: ${ratio(sorted[Math.floor(sorted.length / 2)], singleMs)}; ledger check over ${awarded.length} customers, balances total ${total}`);
+  console.log(problems.length === 0 ? 'v1 batch award: PASS' : `v1 batch award: FAIL (${problems.slice(0, 5).join('; ')})`);
+  return problems.length === 0;
+}

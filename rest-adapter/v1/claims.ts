@@ -1,0 +1,108 @@
+import { FieldError, validationError } from '../../core/errors';
+import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { customerIdOf } from './points';
+
+const STATUSES = ['available', 'used', 'expired'];
+
+/** A reward code as the v1 operations select it. */
+export interface CodeRecord {
+  id: string;
+  code: string;
+  memberId: string;
+  rewardCatalogId: string;
+  qrCode: string;
+  status: string;
+  expiredAt: string;
+  createdAt: string;
+}
+
+/** What the claim operation answers. */
+export interface ClaimRecord {
+  memberId: string;
+  rewardCatalogId: string;
+  quantity: number;
+  pointsSpent: number;
+  pointTransactionId: string | null;
+  codes: CodeRecord[];
+}
+
+/** A reward code as a v1 claim: `reward_id` the catalog (the v1 reward), `voucher_code` the code, `qr_code` its data URL. */
+export function claimOf(code: CodeRecord): Record<string, unknown> {
+  return {
+    id: code.id,
+    customerId: code.memberId,
+    rewardId: code.rewardCatalogId,
+    voucherCode: code.code,
+    qrCode: code.qrCode,
+    status: code.status.toLowerCase(),
+    expiresAt: code.expiredAt,
+    createdAt: code.createdAt,
+  };
+}
+
+/** POST /rewards/claim: the claim of one unit, the list of claims of several (docs/decisions.md). */
+export const claimAnswerOf = (claim: ClaimRecord): unknown => (claim.quantity === 1 ? claimOf(claim.codes[0]) : claim.codes.map(claimOf));
+
+/** POST /points/redeem: what was spent and the claims it issued. */
+export function redemptionAnswerOf(claim: ClaimRecord): Record<string, unknown> {
+  return {
+    customerId: claim.memberId,
+    rewardId: claim.rewardCatalogId,
+    quantity: claim.quantity,
+    pointsRedeemed: Math.trunc(Number(claim.pointsSpent)),
+    transactionId: claim.pointTransactionId,
+    claims: claim.codes.map(claimOf),
+  };
+}
+
+/** The claim operation's variables: the path's customer, the body's `reward_id` (required) and `quantity` (1 unless given). */
+export function claimVariables(params: Record<string, string>, body: Record<string, unknown>): Record<string, unknown> {
+  const memberId = customerIdOf(params);
+  const { rewardId, quantity } = body;
+  if (typeof rewardId !== 'string' || rewardId.length === 0 || rewardId.length > 256) {
+    const errors: FieldError[] = [{ field: 'reward_id', message: 'reward_id is a reward id' }];
+    if (quantity !== undefined && !Number.isInteger(quantity)) errors.push({ field: 'quantity', message: 'quantity is a whole number' });
+    throw validationError(errors);
+  }
+  return { id: rewardId, memberId, quantity };
+}
+
+/** The redemption saga's refusals (reward subgraph RewardRedeemRefusal) → the v1 business rule codes. */
+const RULE_BY_REFUSAL: Record<string, string> = {
+  NOT_ENOUGH_POINTS: 'INSUFFICIENT_POINTS',
+  OUT_OF_STOCK: 'OUT_OF_STOCK',
+  INACTIVE: 'NOT_ELIGIBLE',
+  OUTSIDE_WINDOW: 'NOT_ELIGIBLE',
+  LIMIT_PER_USER_REACHED: 'NOT_ELIGIBLE',
+  QUOTA_REACHED: 'NOT_ELIGIBLE',
+  TIER_NOT_INCLUDED: 'NOT_ELIGIBLE',
+  TIER_EXCLUDED: 'NOT_ELIGIBLE',
+};
+/** Which rule a refusal of several reasons answers: eligibility first, then stock, then points. */
+const PRECEDENCE = ['NOT_ELIGIBLE', 'OUT_OF_STOCK', 'INSUFFICIENT_POINTS'];
+
+/**
+ * The claim routes' own failures: a refusal is 422 with its rule's code and every reason in the
+ * message; a 404 names the customer or the reward it concerns.
+ */
+export function claimFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
+  if (failure.status === 404 && !failure.fieldErrors?.length) {
+    return { status: 404, code: /^Member\b/.test(failure.message) ? 'CUSTOMER_NOT_FOUND' : 'REWARD_NOT_FOUND', message: failure.message };
+  }
+  const reasons = (failure.data as { reasons?: Array<{ code: string; message: string }> } | undefined)?.reasons;
+  if (failure.status !== 400 || !reasons?.length) return undefined;
+  const rules = reasons.map((reason) => RULE_BY_REFUSAL[reason.code] ?? 'NOT_ELIGIBLE');
+  const code = PRECEDENCE.find((rule) => rules.includes(rule)) ?? 'NOT_ELIGIBLE';
+  return { status: 422, code, message: reasons.map((reason) => reason.message).join('; ') };
+}
+
+/** GET /customers/{id}/rewards: `status` one of available, used, expired; `page`, `limit`. */
+export function customerRewardsVariables(params: Record<string, string>, query: Record<string, unknown>): Record<string, unknown> {
+  const id = customerIdOf(params);
+  const variables: Record<string, unknown> = { id, page: query.page, limit: query.limit };
+  if (query.status !== undefined) {
+    if (typeof query.status !== 'string' || !STATUSES.includes(query.status)) throw validationError([{ field: 'status', message: `status is one of ${STATUSES.join(', ')}` }]);
+    variables.status = query.status.toUpperCase();
+  }
+  return variables;
+}
