@@ -191,6 +191,29 @@ describe('webhook delivery', () => {
     expect(receiver.on(earnedOnly.path).every((delivery) => bodyOf(delivery).type === 'points.earned')).toBe(true);
   });
 
+  it("delivers the customer group: customer.created in Part 3's shape, customer.updated and customer.deleted", async () => {
+    const { path } = await register(['customer.created', 'customer.updated', 'customer.deleted']);
+    const email = `${unique('c')}@example.com`;
+    const created = await api('POST', '/api/v1/customers', { name: 'Webhook Customer', email });
+    expect(created.status).toBe(201);
+    const customerId = created.body.data.id;
+    expect((await api('PATCH', `/api/v1/customers/${customerId}`, { name: 'Renamed Customer' })).status).toBe(200);
+    expect((await api('DELETE', `/api/v1/customers/${customerId}`)).status).toBe(204);
+    const ofCustomer = () =>
+      receiver.on(path).map(bodyOf).filter((body) => (body.data.customer?.id ?? body.data.customer_id) === customerId);
+    const types = await waitFor(async () => ofCustomer().length >= 3 && ofCustomer().map((body) => body.type), 'the three customer events');
+    // Deliveries of one webhook run side by side: receivers order by created_at, not by arrival.
+    expect([...types].sort()).toEqual(['customer.created', 'customer.deleted', 'customer.updated']);
+    const byType = (type: string) => ofCustomer().find((body) => body.type === type);
+    const [createdEvent, updatedEvent, deletedEvent] = ['customer.created', 'customer.updated', 'customer.deleted'].map(byType);
+    expect(createdEvent.data).toEqual({
+      customer: { id: customerId, name: 'Webhook Customer', email, phone: null, tier: createdEvent.data.customer.tier, points_balance: 0, created_at: expect.stringMatching(V1_TIME) },
+    });
+    expect([null, 'string']).toContain(createdEvent.data.customer.tier === null ? null : typeof createdEvent.data.customer.tier);
+    expect(updatedEvent.data).toMatchObject({ customer: { id: customerId, name: 'Renamed Customer' }, changed: ['name'] });
+    expect(deletedEvent.data).toEqual({ customer_id: customerId, deleted_at: expect.any(String) });
+  });
+
   it('never delivers a change that was rolled back: a refused refund announces nothing, the next one is delivered once', async () => {
     const { path } = await register(['transaction.refunded']);
     const transactionId = await purchase(10);

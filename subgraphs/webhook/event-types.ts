@@ -55,8 +55,17 @@ const ledgerData = (entry: LedgerEvent) => ({
   new_balance: wholePoints(entry.balanceAfter),
 });
 
-/** Producer-shaped already (Part 3's snake_case): the auth domain's customer events. */
-const asIs = <T extends object>(payload: T) => payload as unknown as Record<string, unknown>;
+const ISO_WITH_FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+Z$/;
+/** Every ISO timestamp at any depth without its fraction of a second; the rest unchanged. */
+function v1Times(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(v1Times);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, v1Times(item)]));
+  if (typeof value === 'string') return value.replace(ISO_WITH_FRACTION, '$1Z');
+  return value;
+}
+
+/** Producer-shaped already (Part 3's snake_case): the auth domain's customer events, with v1 timestamps. */
+const asIs = <T extends object>(payload: T) => v1Times(payload) as Record<string, unknown>;
 
 /**
  * THE table from the domains' internal events to Part 3's webhook events (docs/decisions.md repeats
