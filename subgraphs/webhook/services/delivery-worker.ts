@@ -126,30 +126,39 @@ export class DeliveryWorker {
  * Claims due deliveries for one round: per active webhook, its oldest due `pending` deliveries that no
  * live lease holds, as many as its free slots (`perWebhook` minus its attempts in flight, counted in the
  * database so that the cap holds across processes), rows another claimer holds passed over (`skip
- * locked`); each gets a lease of `leaseSeconds` and this round's token.
+ * locked`); each gets a lease of `leaseSeconds` and this round's token. A webhook another process is
+ * claiming for at this moment is left to it (transaction-scoped advisory lock), so that the cap holds.
  */
-export async function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perWebhook: number): Promise<ClaimedDelivery[]> {
-  const token = randomUUID();
-  const rows: any[] = await em.execute(
-    `with picked as (
-       select d.id, w.id as webhook_id from webhook.webhook w
-       cross join lateral (
-         select d.id from webhook.webhook_delivery d
-         where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
-         order by d.next_attempt_at, d.id
-         limit greatest(0, ? - (select count(*) from webhook.webhook_delivery b
-                                where b.webhook_id = w.id and b.status = 'pending' and b.lease_until is not null and b.lease_until > now()))
-         for update of d skip locked
-       ) d
-       where w.status = 'active'
-     )
-     update webhook.webhook_delivery d set lease_until = now() + make_interval(secs => ?), lease_token = ?
-     from picked p join webhook.webhook w on w.id = p.webhook_id, webhook.webhook_event e
-     where d.id = p.id and e.id = d.event_id
-     returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
-    [perWebhook, leaseSeconds, token],
-  );
-  return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token }));
+export function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perWebhook: number): Promise<ClaimedDelivery[]> {
+  return em.transactional(async (tx) => {
+    // One claimer per webhook at a time, across processes: its in-flight count below is then read after
+    // the previous claimer's leases committed (a later statement of this transaction, a later snapshot).
+    const owned: Array<{ id: string }> = await tx.execute(
+      `select id from webhook.webhook where status = 'active' and pg_try_advisory_xact_lock(hashtext('webhook.claim:' || id))`,
+    );
+    if (owned.length === 0) return [];
+    const token = randomUUID();
+    const rows: any[] = await tx.execute(
+      `with picked as (
+         select d.id, w.id as webhook_id from webhook.webhook w
+         cross join lateral (
+           select d.id from webhook.webhook_delivery d
+           where d.webhook_id = w.id and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until <= now())
+           order by d.next_attempt_at, d.id
+           limit greatest(0, ? - (select count(*) from webhook.webhook_delivery b
+                                  where b.webhook_id = w.id and b.status = 'pending' and b.lease_until is not null and b.lease_until > now()))
+           for update of d skip locked
+         ) d
+         where w.status = 'active' and w.id in (${owned.map(() => '?').join(', ')})
+       )
+       update webhook.webhook_delivery d set lease_until = now() + make_interval(secs => ?), lease_token = ?
+       from picked p join webhook.webhook w on w.id = p.webhook_id, webhook.webhook_event e
+       where d.id = p.id and e.id = d.event_id
+       returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
+      [perWebhook, ...owned.map((row) => row.id), leaseSeconds, token],
+    );
+    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token }));
+  });
 }
 
 /**
