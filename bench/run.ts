@@ -10,6 +10,7 @@ import { checkLedger } from './ledger-check';
 import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
 import { redeemBurst } from './redeem';
 import { streamScenario } from './stream';
+import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
 import { v1BatchAward, v1CustomerRead } from './v1';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 import { freePort } from '../core/http';
@@ -17,8 +18,8 @@ import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,large; all but large by default (large seeds millions of rows: npm run bench:large). */
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch').split(',').map((name) => name.trim()));
+/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,large; all but large by default (large seeds millions of rows: npm run bench:large). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
@@ -218,13 +219,15 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  * balance reads for a light and a heavy ledger, and a burst of redemptions on a small stock with the
  * check that stock, codes and points agree (bench/redeem.ts), 1,000 open notification streams with the
  * delivery latency and memory per stream (bench/stream.ts), GET /api/v1/customers/{id}?include=points,tier
- * beside its one-statement baseline and 1,000-row batch awards beside 1,000 single awards (bench/v1.ts); `large` (bench/large.ts) the reads on 10,000,000
+ * beside its one-statement baseline and 1,000-row batch awards beside 1,000 single awards (bench/v1.ts),
+ * webhook fan-out to 10 receivers (one down) with deliveries per second and commit-to-receipt latency
+ * (bench/webhooks.ts); `large` (bench/large.ts) the reads on 10,000,000
  * ledger rows and 1,000,000 members beside a small database. Exits non-zero when a check fails.
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch'].some((name) => SCENARIOS.has(name))) {
-    const { child, target } = await startTarget({ JWT_SECRET });
+  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks'].some((name) => SCENARIOS.has(name))) {
+    const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
     const workers = WORKERS > 1 && SCENARIOS.has('staffs') ? await startWorkers(target.databaseUrl) : undefined;
@@ -236,6 +239,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('stream')) passed = (await streamScenario(target, child, JWT_SECRET)) && passed;
       if (SCENARIOS.has('v1read')) passed = (await v1CustomerRead(target, pool)) && passed;
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
+      if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
     } finally {
       await pool.end();
       if (workers) await stopTarget(workers.child);

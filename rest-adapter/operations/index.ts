@@ -9,6 +9,7 @@ import { V1_LOYALTY_OPERATIONS } from './v1-loyalty';
 import { V1_AUTH_OPERATIONS } from './v1-auth';
 import { V1_TRANSACTION_OPERATIONS } from './v1-transactions';
 import { OAUTH_OPERATIONS } from './oauth';
+import { V1_WEBHOOK_OPERATIONS } from './v1-webhooks';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -23,4 +24,5 @@ export const OPERATIONS: Record<string, string> = {
   ...V1_AUTH_OPERATIONS,
   ...V1_TRANSACTION_OPERATIONS,
   ...OAUTH_OPERATIONS,
+  ...V1_WEBHOOK_OPERATIONS,
 };

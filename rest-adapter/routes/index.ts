@@ -9,6 +9,7 @@ import { V1_CUSTOMER_ROUTES } from './v1-customers';
 import { V1_LOYALTY_ROUTES } from './v1-loyalty';
 import { V1_AUTH_ROUTES } from './v1-auth';
 import { V1_TRANSACTION_ROUTES } from './v1-transactions';
+import { V1_WEBHOOK_ROUTES } from './v1-webhooks';
 
 /** Every REST route, by domain. */
-export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...REWARD_ROUTES, ...NOTIFICATION_ROUTES, ...MAIL_TEMPLATE_ROUTES, ...V1_CUSTOMER_ROUTES, ...V1_LOYALTY_ROUTES, ...V1_AUTH_ROUTES, ...V1_TRANSACTION_ROUTES];
+export const ROUTES: Route[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...REWARD_ROUTES, ...NOTIFICATION_ROUTES, ...MAIL_TEMPLATE_ROUTES, ...V1_CUSTOMER_ROUTES, ...V1_LOYALTY_ROUTES, ...V1_AUTH_ROUTES, ...V1_TRANSACTION_ROUTES, ...V1_WEBHOOK_ROUTES];
