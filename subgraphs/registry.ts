@@ -1,6 +1,7 @@
 import { Config, Env, loadConfig } from '../core/config';
 import { DomainModule } from '../core/module';
 import { authModule } from './auth/module';
+import { campaignModule } from './campaign/module';
 import { clusterModule } from './cluster/module';
 import { notificationModule } from './notification/module';
 import { pointModule } from './point/module';
@@ -12,7 +13,7 @@ import { webhookModule } from './webhook/module';
  * (`<NAME>_PORT`, `<NAME>_HOST`, `<NAME>_URL` and each domain's own settings) and docker-compose.yml are
  * derived from this list.
  */
-export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule, notificationModule, webhookModule];
+export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule, notificationModule, webhookModule, campaignModule];
 
 /** The platform's configuration: the kernel's settings and every registered domain's. */
 export const loadPlatformConfig = (env: Env = process.env): Config => loadConfig(env, MODULES);

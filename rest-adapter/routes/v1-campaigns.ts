@@ -1,0 +1,120 @@
+import { Route } from '../route';
+import { campaignFailure } from '../v1/campaigns';
+import { V1_BASE } from '../v1/envelope';
+import { dateQuery, id, integer, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
+
+const BASE = `${V1_BASE}/campaigns`;
+
+const CAMPAIGN_FIELDS = {
+  name: string({ minLength: 1, maxLength: 200 }),
+  description: nullable(string({ maxLength: 5000 })),
+  type: oneOf('promotion', 'challenge', 'event'),
+  start_date: dateQuery('ISO 8601 timestamp or YYYY-MM-DD'),
+  end_date: dateQuery('ISO 8601 timestamp or YYYY-MM-DD (a bare date: the end of that day, UTC); after start_date'),
+  target_segment_id: nullable(id({ description: 'a live segment' })),
+  reward: nullable(object({ type: oneOf('points', 'reward'), value: { anyOf: [integer({ minimum: 1 }), string()] }, unit: nullable(string()) }, ['type', 'value'])),
+  rules: object({ min_purchase: nullable(number({ exclusiveMinimum: 0 })), max_uses: nullable(integer({ minimum: 1 })), per_customer_limit: integer({ minimum: 1, default: 1 }) }),
+  content: nullable(object({ banner: nullable(string()), terms: nullable(string()) })),
+};
+const CREATED = object({ id: id(), name: string(), status: oneOf('draft'), created_at: timestamp() }, ['id', 'name', 'status', 'created_at']);
+const JOIN_ERRORS = 'Refusals: 422 CAMPAIGN_NOT_ACTIVE (not active or outside its window), NOT_ELIGIBLE (not in the target segment, or per_customer_limit reached), CAMPAIGN_FULL (max_uses completions); 409 ALREADY_JOINED';
+
+/**
+ * Part 3 campaigns (CONTRACT-v1 sections 2 and 5): writes need `write` and campaign:manage (marketing,
+ * admin); reads any staff role with campaign:read and customers (no drafts); a customer joins for itself.
+ */
+export const V1_CAMPAIGN_ROUTES: Route[] = [
+  {
+    method: 'post',
+    path: BASE,
+    operation: 'V1CreateCampaign',
+    envelope: 'v1',
+    status: 201,
+    doc: { summary: 'Creates a campaign as a draft', body: object(CAMPAIGN_FIELDS, ['name', 'type', 'start_date', 'end_date']), response: CREATED },
+  },
+  {
+    method: 'get',
+    path: BASE,
+    operation: 'V1Campaigns',
+    envelope: 'v1List',
+    customer: 'self',
+    doc: {
+      summary: 'Campaigns, newest first (a customer sees no drafts)',
+      query: {
+        status: oneOf('draft', 'active', 'ended'),
+        type: oneOf('promotion', 'challenge', 'event'),
+        date_from: dateQuery('campaigns ending at or after'),
+        date_to: dateQuery('campaigns starting at or before (a bare date covers its day)'),
+      },
+      response: ref('Campaign'),
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:id`,
+    operation: 'V1Campaign',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: 'One campaign with participant_count and conversion_rate', response: ref('Campaign') },
+  },
+  {
+    method: 'patch',
+    path: `${BASE}/:id`,
+    operation: 'V1UpdateCampaign',
+    envelope: 'v1',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: 'Changes some fields of a draft or active campaign (409 INVALID_STATE once ended)', body: object(CAMPAIGN_FIELDS), response: ref('Campaign') },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/:id/activate`,
+    operation: 'V1ActivateCampaign',
+    envelope: 'v1',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: 'Activates a draft (409 INVALID_STATE otherwise)', body: object({}), response: ref('Campaign') },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/:id/end`,
+    operation: 'V1EndCampaign',
+    envelope: 'v1',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: 'Ends an active campaign (409 INVALID_STATE otherwise)', body: object({}), response: ref('Campaign') },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/:id/join`,
+    operation: 'V1JoinCampaign',
+    envelope: 'v1',
+    status: 201,
+    customer: 'self',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: `Joins a customer to an active campaign (a customer token for itself). ${JOIN_ERRORS}`, body: object({ customer_id: id() }, ['customer_id']), response: ref('Participant') },
+    variables: ({ params, body }) => ({ campaignId: params.id, customerId: body.customerId }),
+    v1Failure: campaignFailure,
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:id/participants`,
+    operation: 'V1CampaignParticipants',
+    envelope: 'v1List',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: { summary: "A campaign's participants, newest first", query: { status: oneOf('active', 'completed', 'dropped') }, response: ref('Participant') },
+    variables: ({ params, query }) => ({ campaignId: params.id, status: query.status, page: query.page, limit: query.limit }),
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/customers/:id/campaigns`,
+    operation: 'V1CustomerCampaigns',
+    envelope: 'v1List',
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    doc: {
+      summary: "A customer's joined campaigns: each participation with its campaign, newest first",
+      query: { status: oneOf('active', 'completed', 'ended') },
+      response: { allOf: [ref('Participant'), object({ campaign: ref('Campaign') }, ['campaign'])] },
+    },
+    variables: ({ params, query }) => ({ customerId: params.id, status: query.status, page: query.page, limit: query.limit }),
+  },
+];

@@ -1,0 +1,7 @@
+import { CampaignSupergraph } from './services/campaign-supergraph';
+
+/** What the campaign services need besides a unit of work. */
+export interface CampaignDeps {
+  /** Members, segments and point awards, through the supergraph as the campaign service. */
+  supergraph: CampaignSupergraph;
+}

@@ -1,0 +1,13 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { RequestContext } from '../../core/context';
+import { CampaignDeps } from './campaign-deps';
+import { CampaignService } from './services/campaign.service';
+import { ParticipantService } from './services/participant.service';
+
+/** The campaign services of one request, on its unit of work. */
+export function campaignServices(em: EntityManager, deps?: CampaignDeps) {
+  const campaigns = new CampaignService(em, deps?.supergraph);
+  return { campaigns, participants: new ParticipantService(em, campaigns, deps?.supergraph) };
+}
+
+export type CampaignContext = RequestContext<ReturnType<typeof campaignServices>>;

@@ -1,0 +1,57 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+
+export const CAMPAIGN_TYPES = ['promotion', 'challenge', 'event'] as const;
+export const CAMPAIGN_STATUSES = ['draft', 'active', 'ended'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+@ObjectType({ description: 'The segment a campaign targets, as named when it was set' })
+export class CampaignSegment {
+  @Field(() => ID) id: string;
+  @Field(() => String, { nullable: true }) name: string | null;
+}
+
+/**
+ * A marketing campaign (Part 3): draft → active → ended. `reward`, `rules` and `content` are checked
+ * objects (camelCase keys); `completions` counts completed participations (the `max_uses` cap).
+ */
+@ObjectType({ description: 'A marketing campaign' })
+@Entity({ tableName: 'campaign' })
+export class Campaign {
+  [OptionalProps]?: 'status' | 'description' | 'targetSegmentId' | 'targetSegmentName' | 'reward' | 'content' | 'completions' | 'createdAt' | 'updatedAt' | 'participantCount' | 'conversionRate' | 'targetSegment';
+
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field() @Property({ type: 'text' }) name: string;
+  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description: string | null = null;
+  @Field(() => String, { description: CAMPAIGN_TYPES.join(', ') }) @Property({ type: 'text' }) type: string;
+  @Field(() => String, { description: CAMPAIGN_STATUSES.join(', ') }) @Property({ type: 'text' }) status: CampaignStatus = 'draft';
+  @Field() @Property({ type: 'timestamptz' }) startDate: Date;
+  @Field() @Property({ type: 'timestamptz' }) endDate: Date;
+  @Property({ type: 'text', nullable: true }) targetSegmentId: string | null = null;
+  @Property({ type: 'text', nullable: true }) targetSegmentName: string | null = null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{type: points|reward, value, unit}' }) @Property({ type: 'jsonb', nullable: true }) reward: Record<string, unknown> | null = null;
+  @Field(() => GraphQLJSONObject, { description: '{minPurchase, maxUses, perCustomerLimit}' }) @Property({ type: 'jsonb' }) rules: CampaignRules = { minPurchase: null, maxUses: null, perCustomerLimit: 1 };
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{banner, terms}' }) @Property({ type: 'jsonb', nullable: true }) content: Record<string, unknown> | null = null;
+  @Property({ type: 'integer' }) completions: number = 0;
+  @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
+  @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
+
+  /** Participations so far (set by the service on reads). */
+  @Field(() => Int, { description: 'Participations so far' }) participantCount = 0;
+  /** Completed participations per participation, 0 to 1, 4 decimals (set by the service on reads). */
+  @Field(() => Float, { description: 'Completed participations / participations, 0 to 1' }) conversionRate = 0;
+
+  @Field(() => CampaignSegment, { nullable: true, description: 'The targeted segment: {id, name}' })
+  get targetSegment(): CampaignSegment | null {
+    return this.targetSegmentId ? { id: this.targetSegmentId, name: this.targetSegmentName } : null;
+  }
+}
+
+/** `rules`: `minPurchase` a money amount (the target when set), `maxUses` caps completions, `perCustomerLimit` joins per customer. */
+export interface CampaignRules {
+  minPurchase: number | null;
+  maxUses: number | null;
+  perCustomerLimit: number;
+}

@@ -1,0 +1,32 @@
+import { defineModule } from '../../core/module';
+import { CampaignDeps } from './campaign-deps';
+import { campaignServices } from './context';
+import { CAMPAIGN } from './contract';
+import { Campaign } from './entities/campaign';
+import { Participant } from './entities/participant';
+import { campaignMigrations } from './migrations';
+import { CampaignResolver } from './resolvers/campaign.resolver';
+import { CAMPAIGN_SUPERGRAPH_OPERATIONS, CampaignSupergraph } from './services/campaign-supergraph';
+import { CampaignService } from './services/campaign.service';
+
+/** Campaign: marketing campaigns (draft → active → ended), participants, and their progress from purchases. */
+export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typeof campaignServices>>({
+  contract: CAMPAIGN,
+  defaultPort: 4008,
+  entities: [Campaign, Participant],
+  migrations: campaignMigrations,
+  resolvers: [CampaignResolver],
+  services: campaignServices,
+  deps: ({ config, gateway }) => ({ supergraph: CampaignSupergraph.over(config, gateway) }),
+  supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
+  jobs: [
+    {
+      queue: 'campaign.end-due',
+      cron: '* * * * *',
+      run: async ({ orm, logger }) => {
+        const ended = await new CampaignService(orm.em.fork()).endDue();
+        if (ended > 0) logger.info({ ended }, 'campaigns ended at their end date');
+      },
+    },
+  ],
+});

@@ -1,0 +1,76 @@
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, Caller } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
+import { CampaignContext } from '../context';
+import { CAMPAIGN } from '../contract';
+import { Campaign } from '../entities/campaign';
+import { Participant } from '../entities/participant';
+import {
+  CampaignIdArgs,
+  CampaignListArgs,
+  CampaignPage,
+  CreateCampaignInput,
+  CustomerCampaignListArgs,
+  JoinCampaignArgs,
+  ParticipantListArgs,
+  ParticipantPage,
+  UpdateCampaignInput,
+} from '../types/campaign.types';
+
+/** Campaigns and participants: marketing manages (campaign:manage), staff read (campaign:read), customers read and join for themselves. */
+@Resolver(() => Campaign)
+export class CampaignResolver {
+  @Authorized(CAMPAIGN.permissions.manage)
+  @Mutation(() => Campaign, { description: 'Creates a draft campaign; 400 on every bad field' })
+  createCampaign(@Arg('input') input: CreateCampaignInput, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.create(input);
+  }
+
+  @Authorized(Access.member, CAMPAIGN.permissions.read)
+  @Query(() => CampaignPage, { description: 'Campaigns, newest first (customers see no drafts)' })
+  campaigns(@Args() args: CampaignListArgs, @Caller() caller: Principal, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.list(args, caller);
+  }
+
+  @Authorized(Access.member, CAMPAIGN.permissions.read)
+  @Query(() => Campaign, { description: 'One campaign with its participation figures' })
+  campaign(@Args() { id }: CampaignIdArgs, @Caller() caller: Principal, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.get(id, caller);
+  }
+
+  @Authorized(CAMPAIGN.permissions.manage)
+  @Mutation(() => Campaign, { description: 'Changes some fields of a draft or active campaign (409 once ended)' })
+  updateCampaign(@Args() { id }: CampaignIdArgs, @Arg('input') input: UpdateCampaignInput, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.update(id, input);
+  }
+
+  @Authorized(CAMPAIGN.permissions.manage)
+  @Mutation(() => Campaign, { description: 'draft → active; 409 from any other state' })
+  activateCampaign(@Args() { id }: CampaignIdArgs, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.activate(id);
+  }
+
+  @Authorized(CAMPAIGN.permissions.manage)
+  @Mutation(() => Campaign, { description: 'active → ended; 409 from any other state' })
+  endCampaign(@Args() { id }: CampaignIdArgs, @Ctx() ctx: CampaignContext) {
+    return ctx.services.campaigns.end(id);
+  }
+
+  @Authorized(Access.member, CAMPAIGN.permissions.manage)
+  @Mutation(() => Participant, { description: 'Joins a customer to an active campaign (a customer for itself); refusals carry data.rule' })
+  joinCampaign(@Args() { campaignId, customerId }: JoinCampaignArgs, @Caller() caller: Principal, @Ctx() ctx: CampaignContext) {
+    return ctx.services.participants.join(campaignId, customerId, caller);
+  }
+
+  @Authorized(CAMPAIGN.permissions.read)
+  @Query(() => ParticipantPage, { description: "A campaign's participants, newest first" })
+  campaignParticipants(@Args() args: ParticipantListArgs, @Ctx() ctx: CampaignContext) {
+    return ctx.services.participants.participants(args);
+  }
+
+  @Authorized(Access.selfBy('customerId'), CAMPAIGN.permissions.read)
+  @Query(() => ParticipantPage, { description: "A customer's participations with their campaigns; a customer reads its own" })
+  customerCampaigns(@Args() args: CustomerCampaignListArgs, @Ctx() ctx: CampaignContext) {
+    return ctx.services.participants.ofCustomer(args);
+  }
+}

@@ -1,0 +1,317 @@
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { openModuleOrm } from '../core/module';
+import { campaignModule } from '../subgraphs/campaign/module';
+import { CampaignService } from '../subgraphs/campaign/services/campaign.service';
+import { unique } from './support/test-platform';
+import { usePlatform } from './support/use-platform';
+
+const BASE = '/api/v1/campaigns';
+const DAY = 24 * 3600 * 1000;
+const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2 });
+
+/** The campaign schema opened by the test itself, to run the end-date job directly (as the platform's job does). */
+let orm: MikroORM<PostgreSqlDriver>;
+beforeAll(async () => {
+  orm = await openModuleOrm(campaignModule, process.env.TEST_DATABASE_URL!);
+});
+afterAll(() => orm?.close());
+
+const api = (method: string, path: string, body?: unknown, token: string = marketing.token) => platform.api(method, path, { token, body });
+const detailFields = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();
+const eventsOf = async (campaignId: string) =>
+  (await platform.sql.query(`select type, payload from campaign.outbox_event where aggregate_id = $1 order by sequence`, [campaignId])).rows as Array<{ type: string; payload: any }>;
+
+const draftBody = (extra: Record<string, unknown> = {}) => ({
+  name: unique('Campaign '),
+  description: 'Spend and earn',
+  type: 'promotion',
+  start_date: at(-1),
+  end_date: at(10),
+  reward: { type: 'points', value: 50, unit: 'points' },
+  rules: { per_customer_limit: 1 },
+  content: { banner: 'https://cdn.example.com/b.png', terms: 'Terms apply' },
+  ...extra,
+});
+
+async function createCampaign(extra: Record<string, unknown> = {}): Promise<string> {
+  const response = await api('POST', BASE, draftBody(extra));
+  if (response.status !== 201) throw new Error(`create: ${JSON.stringify(response.body)}`);
+  return response.body.data.id;
+}
+async function activeCampaign(extra: Record<string, unknown> = {}): Promise<string> {
+  const id = await createCampaign(extra);
+  const activated = await api('POST', `${BASE}/${id}/activate`, {});
+  if (activated.status !== 200) throw new Error(`activate: ${JSON.stringify(activated.body)}`);
+  return id;
+}
+async function manualSegment(memberIds: string[]): Promise<string> {
+  const created = await api('POST', '/cluster/api/segments', { name_en: unique('Segment '), type: 'manual' });
+  expect(created.status).toBe(201);
+  const id = created.body.data.data.id;
+  if (memberIds.length > 0) expect((await api('POST', `/cluster/api/segments/${id}/members`, { memberIds })).status).toBeLessThan(300);
+  return id;
+}
+
+describe('POST /api/v1/campaigns', () => {
+  it('creates a draft (201 {id, name, status, created_at}) and records campaign.created', async () => {
+    const body = draftBody();
+    const response = await api('POST', BASE, body);
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ data: { id: expect.any(String), name: body.name, status: 'draft', created_at: expect.stringMatching(V1_TIME) } });
+    const read = await api('GET', `${BASE}/${response.body.data.id}`);
+    expect(read.body.data).toEqual({
+      id: response.body.data.id,
+      name: body.name,
+      description: 'Spend and earn',
+      type: 'promotion',
+      status: 'draft',
+      start_date: expect.stringMatching(V1_TIME),
+      end_date: expect.stringMatching(V1_TIME),
+      target_segment: null,
+      reward: { type: 'points', value: 50, unit: 'points' },
+      rules: { min_purchase: null, max_uses: null, per_customer_limit: 1 },
+      content: { banner: 'https://cdn.example.com/b.png', terms: 'Terms apply' },
+      participant_count: 0,
+      conversion_rate: 0,
+      created_at: expect.stringMatching(V1_TIME),
+      updated_at: expect.stringMatching(V1_TIME),
+    });
+    expect(await eventsOf(response.body.data.id)).toEqual([
+      { type: 'campaign.created', payload: expect.objectContaining({ campaignId: response.body.data.id, name: body.name, status: 'draft' }) },
+    ]);
+  });
+
+  it('answers 400 VALIDATION_ERROR naming every bad field', async () => {
+    const response = await api('POST', BASE, {
+      name: '',
+      type: 'raffle',
+      start_date: '2026-13-01',
+      end_date: 'tomorrow',
+      reward: { type: 'cash', value: 5 },
+      rules: { min_purchase: -1, max_uses: 0, per_customer_limit: 1.5 },
+      content: { banner: 5 },
+      target_segment_id: 'no-such-segment',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(detailFields(response.body)).toEqual(
+      ['content.banner', 'end_date', 'name', 'reward.type', 'rules.max_uses', 'rules.min_purchase', 'rules.per_customer_limit', 'start_date', 'target_segment_id', 'type'].sort(),
+    );
+    const backwards = await api('POST', BASE, draftBody({ start_date: at(5), end_date: at(1), reward: { type: 'points', value: 0 } }));
+    expect(backwards.status).toBe(400);
+    expect(detailFields(backwards.body)).toEqual(['end_date', 'reward.value']);
+    expect(detailFields((await api('POST', BASE, {})).body)).toEqual(['end_date', 'name', 'start_date', 'type']);
+  });
+
+  it('needs write and the marketing or admin role: tenant and customer tokens are 403 insufficient_scope', async () => {
+    expect((await api('POST', BASE, draftBody(), admin.token)).status).toBe(201);
+    for (const token of [tenant.token, members[0].token]) {
+      const refused = await api('POST', BASE, draftBody(), token);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('insufficient_scope');
+    }
+    expect((await platform.api('POST', BASE, { body: draftBody() })).status).toBe(401);
+  });
+
+  it('keeps the target segment as {id, name}; an unknown segment is 400 on target_segment_id', async () => {
+    const segmentId = await manualSegment([]);
+    const id = await createCampaign({ target_segment_id: segmentId });
+    const read = await api('GET', `${BASE}/${id}`);
+    expect(read.body.data.target_segment).toEqual({ id: segmentId, name: expect.stringMatching(/^Segment /) });
+  });
+});
+
+describe('GET /api/v1/campaigns', () => {
+  it('lists newest first with pagination, filtered by status, type and dates; customers see no drafts', async () => {
+    const type = 'challenge';
+    const draft = await createCampaign({ type, start_date: '2031-01-01', end_date: '2031-01-31' });
+    const active = await activeCampaign({ type });
+    const list = await api('GET', `${BASE}?type=${type}&limit=100`);
+    expect(list.status).toBe(200);
+    const ids = list.body.data.map((campaign: { id: string }) => campaign.id);
+    expect(ids.indexOf(active)).toBeLessThan(ids.indexOf(draft));
+    expect(list.body.pagination).toEqual({ page: 1, limit: 100, total: expect.any(Number) });
+    const drafts = await api('GET', `${BASE}?type=${type}&status=draft&limit=100`);
+    expect(drafts.body.data.every((campaign: { status: string }) => campaign.status === 'draft')).toBe(true);
+    const future = await api('GET', `${BASE}?date_from=2031-01-10&date_to=2031-01-12&limit=100`);
+    expect(future.body.data.map((campaign: { id: string }) => campaign.id)).toContain(draft);
+    expect(future.body.data.map((campaign: { id: string }) => campaign.id)).not.toContain(active);
+    const asCustomer = await api('GET', `${BASE}?type=${type}&limit=100`, undefined, members[0].token);
+    expect(asCustomer.status).toBe(200);
+    expect(asCustomer.body.data.map((campaign: { id: string }) => campaign.id)).toContain(active);
+    expect(asCustomer.body.data.map((campaign: { id: string }) => campaign.id)).not.toContain(draft);
+    expect((await api('GET', `${BASE}/${draft}`, undefined, members[0].token)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+    expect((await api('GET', `${BASE}/${active}`, undefined, tenant.token)).status).toBe(200);
+  });
+
+  it('answers 400 on bad filters and 404 CAMPAIGN_NOT_FOUND for an unknown id or a non-id', async () => {
+    const bad = await api('GET', `${BASE}?status=paused&type=x&date_from=nope&limit=500`);
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body)).toEqual(['date_from', 'limit', 'status', 'type']);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
+      const missing = await api('GET', `${BASE}/${id}`);
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+    }
+  });
+});
+
+describe('PATCH, activate and end', () => {
+  it('changes some fields; end_date must stay after start_date', async () => {
+    const id = await createCampaign();
+    const patched = await api('PATCH', `${BASE}/${id}`, { name: 'Renamed', rules: { min_purchase: 100, max_uses: 5 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'Renamed', type: 'promotion', description: 'Spend and earn', rules: { min_purchase: 100, max_uses: 5, per_customer_limit: 1 } });
+    const backwards = await api('PATCH', `${BASE}/${id}`, { end_date: at(-5) });
+    expect(backwards.status).toBe(400);
+    expect(detailFields(backwards.body)).toEqual(['end_date']);
+    expect((await api('PATCH', `${BASE}/${id}`, { name: 'x' }, tenant.token)).status).toBe(403);
+  });
+
+  it('moves draft → active → ended with their events; any other move is 409 INVALID_STATE', async () => {
+    const id = await createCampaign();
+    expect((await api('POST', `${BASE}/${id}/end`, {})).body.error.code).toBe('INVALID_STATE');
+    const activated = await api('POST', `${BASE}/${id}/activate`, {});
+    expect(activated.status).toBe(200);
+    expect(activated.body.data.status).toBe('active');
+    const again = await api('POST', `${BASE}/${id}/activate`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('INVALID_STATE');
+    const ended = await api('POST', `${BASE}/${id}/end`, {});
+    expect(ended.body.data.status).toBe('ended');
+    expect((await api('POST', `${BASE}/${id}/end`, {})).status).toBe(409);
+    expect((await api('PATCH', `${BASE}/${id}`, { name: 'late' })).body.error.code).toBe('INVALID_STATE');
+    expect((await eventsOf(id)).map((event) => event.type)).toEqual(['campaign.created', 'campaign.started', 'campaign.ended']);
+    expect((await api('POST', `${BASE}/00000000-0000-4000-8000-000000000000/activate`, {})).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+  });
+
+  it('the job ends active campaigns whose end date has passed, once each', async () => {
+    const id = await activeCampaign();
+    await platform.sql.query(`update campaign.campaign set start_date = now() - interval '3 days', end_date = now() - interval '1 minute' where id = $1`, [id]);
+    expect(await new CampaignService(orm.em.fork()).endDue()).toBeGreaterThanOrEqual(1);
+    expect((await api('GET', `${BASE}/${id}`)).body.data.status).toBe('ended');
+    await new CampaignService(orm.em.fork()).endDue();
+    expect((await eventsOf(id)).filter((event) => event.type === 'campaign.ended')).toHaveLength(1);
+  });
+});
+
+describe('POST /api/v1/campaigns/{id}/join', () => {
+  it('joins a customer for itself (201 participant) and records campaign.participant.joined', async () => {
+    const id = await activeCampaign();
+    const customer = await platform.loginMember();
+    const joined = await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    expect(joined.status).toBe(201);
+    expect(joined.body.data).toEqual({
+      id: expect.any(String),
+      campaign_id: id,
+      customer_id: customer.id,
+      status: 'active',
+      joined_at: expect.stringMatching(V1_TIME),
+      completed_at: null,
+      reward_claimed: false,
+      progress: { current: 0, target: 1, percentage: 0 },
+    });
+    const joinedEvent = (await eventsOf(id)).find((event) => event.type === 'campaign.participant.joined');
+    expect(Object.keys(joinedEvent!.payload).sort()).toEqual(['campaignId', 'campaignName', 'customerId', 'joinedAt']);
+    expect(joinedEvent!.payload).toMatchObject({ campaignId: id, customerId: customer.id });
+    const repeat = await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    expect(repeat.status).toBe(409);
+    expect(repeat.body.error.code).toBe('ALREADY_JOINED');
+    const read = await api('GET', `${BASE}/${id}`);
+    expect(read.body.data).toMatchObject({ participant_count: 1, conversion_rate: 0 });
+  });
+
+  it('a customer joins only for itself; staff with campaign:manage for anyone; a missing customer_id is 400; an unknown customer 404', async () => {
+    const id = await activeCampaign();
+    const [first, second] = members;
+    const other = await api('POST', `${BASE}/${id}/join`, { customer_id: second.id }, first.token);
+    expect(other.status).toBe(403);
+    expect((await api('POST', `${BASE}/${id}/join`, { customer_id: second.id })).status).toBe(201);
+    expect((await api('POST', `${BASE}/${id}/join`, { customer_id: first.id }, tenant.token)).status).toBe(403);
+    const missing = await api('POST', `${BASE}/${id}/join`, {});
+    expect(missing.status).toBe(400);
+    expect(detailFields(missing.body)).toEqual(['customer_id']);
+    const unknown = await api('POST', `${BASE}/${id}/join`, { customer_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('CUSTOMER_NOT_FOUND');
+    expect((await api('POST', `${BASE}/00000000-0000-4000-8000-000000000000/join`, { customer_id: first.id })).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+  });
+
+  it('refuses 422 CAMPAIGN_NOT_ACTIVE for a draft, an ended campaign and one outside its window', async () => {
+    const customer = await platform.loginMember();
+    const draft = await createCampaign();
+    const ended = await activeCampaign();
+    await api('POST', `${BASE}/${ended}/end`, {});
+    const future = await activeCampaign({ start_date: at(2), end_date: at(5) });
+    for (const id of [ended, future]) {
+      const refused = await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('CAMPAIGN_NOT_ACTIVE');
+    }
+    // A customer does not see drafts at all; staff joining someone to a draft is refused as not active.
+    expect((await api('POST', `${BASE}/${draft}/join`, { customer_id: customer.id }, customer.token)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+    expect((await api('POST', `${BASE}/${draft}/join`, { customer_id: customer.id })).body.error.code).toBe('CAMPAIGN_NOT_ACTIVE');
+  });
+
+  it('refuses 422 NOT_ELIGIBLE outside the target segment and past per_customer_limit; 422 CAMPAIGN_FULL once completions reach max_uses', async () => {
+    const inside = await platform.loginMember();
+    const outside = await platform.loginMember();
+    const segmentId = await manualSegment([inside.id]);
+    const targeted = await activeCampaign({ target_segment_id: segmentId });
+    expect((await api('POST', `${BASE}/${targeted}/join`, { customer_id: inside.id }, inside.token)).status).toBe(201);
+    const refused = await api('POST', `${BASE}/${targeted}/join`, { customer_id: outside.id }, outside.token);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('NOT_ELIGIBLE');
+
+    const once = await activeCampaign({ rules: { per_customer_limit: 1, max_uses: 2 } });
+    expect((await api('POST', `${BASE}/${once}/join`, { customer_id: inside.id }, inside.token)).status).toBe(201);
+    await platform.sql.query(`update campaign.participant set status = 'completed', completed_at = now() where campaign_id = $1`, [once]);
+    const limit = await api('POST', `${BASE}/${once}/join`, { customer_id: inside.id }, inside.token);
+    expect(limit.status).toBe(422);
+    expect(limit.body.error.code).toBe('NOT_ELIGIBLE');
+    await platform.sql.query(`update campaign.campaign set completions = 2 where id = $1`, [once]);
+    const full = await api('POST', `${BASE}/${once}/join`, { customer_id: outside.id }, outside.token);
+    expect(full.status).toBe(422);
+    expect(full.body.error.code).toBe('CAMPAIGN_FULL');
+  });
+
+  it('concurrent joins of one customer make one participation', async () => {
+    const id = await activeCampaign({ rules: { per_customer_limit: 3 } });
+    const customer = await platform.loginMember();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.error.code === 'ALREADY_JOINED')).toBe(true);
+    expect((await platform.sql.query('select count(*)::int as n from campaign.participant where campaign_id = $1', [id])).rows[0].n).toBe(1);
+  });
+});
+
+describe('participants and a customer\'s campaigns', () => {
+  it('lists a campaign\'s participants by status, and a customer\'s joined campaigns (a customer its own)', async () => {
+    const id = await activeCampaign();
+    const [first, second] = [await platform.loginMember(), await platform.loginMember()];
+    await api('POST', `${BASE}/${id}/join`, { customer_id: first.id }, first.token);
+    await api('POST', `${BASE}/${id}/join`, { customer_id: second.id }, second.token);
+    await platform.sql.query(`update campaign.participant set status = 'completed' where campaign_id = $1 and customer_id = $2`, [id, second.id]);
+    const all = await api('GET', `${BASE}/${id}/participants`);
+    expect(all.status).toBe(200);
+    expect(all.body.pagination.total).toBe(2);
+    const completed = await api('GET', `${BASE}/${id}/participants?status=completed`);
+    expect(completed.body.data.map((participant: { customer_id: string }) => participant.customer_id)).toEqual([second.id]);
+    expect((await api('GET', `${BASE}/${id}/participants?status=gone`)).status).toBe(400);
+    expect((await api('GET', `${BASE}/${id}/participants`, undefined, first.token)).status).toBe(403);
+    expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ participant_count: 2, conversion_rate: 0.5 });
+
+    const own = await api('GET', `/api/v1/customers/${first.id}/campaigns?status=active`, undefined, first.token);
+    expect(own.status).toBe(200);
+    expect(own.body.data).toEqual([expect.objectContaining({ campaign_id: id, status: 'active', campaign: expect.objectContaining({ id, status: 'active' }) })]);
+    expect((await api('GET', `/api/v1/customers/${first.id}/campaigns?status=completed`, undefined, first.token)).body.data).toEqual([]);
+    expect((await api('GET', `/api/v1/customers/${second.id}/campaigns`, undefined, first.token)).status).toBe(403);
+    await api('POST', `${BASE}/${id}/end`, {});
+    const ended = await api('GET', `/api/v1/customers/${first.id}/campaigns?status=ended`);
+    expect(ended.body.data.map((participant: { campaign_id: string }) => participant.campaign_id)).toEqual([id]);
+  });
+});
