@@ -1,4 +1,9 @@
 import { MikroORM } from '@mikro-orm/core';
+import PgBoss from 'pg-boss';
+import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
+import { createLogger } from '../core/logger';
+import { CAMPAIGN_PROGRESS_QUEUE } from '../subgraphs/campaign/services/campaign-progress';
+import { sendAndWait, waitFor } from './support/wait-for';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { openModuleOrm } from '../core/module';
 import { campaignModule } from '../subgraphs/campaign/module';
@@ -15,10 +20,15 @@ const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['a
 
 /** The campaign schema opened by the test itself, to run the end-date job directly (as the platform's job does). */
 let orm: MikroORM<PostgreSqlDriver>;
+let boss: PgBoss;
 beforeAll(async () => {
   orm = await openModuleOrm(campaignModule, process.env.TEST_DATABASE_URL!);
+  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
 });
-afterAll(() => orm?.close());
+afterAll(async () => {
+  await stopJobQueue(boss);
+  await orm?.close();
+});
 
 const api = (method: string, path: string, body?: unknown, token: string = marketing.token) => platform.api(method, path, { token, body });
 const detailFields = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();
@@ -313,5 +323,67 @@ describe('participants and a customer\'s campaigns', () => {
     await api('POST', `${BASE}/${id}/end`, {});
     const ended = await api('GET', `/api/v1/customers/${first.id}/campaigns?status=ended`);
     expect(ended.body.data.map((participant: { campaign_id: string }) => participant.campaign_id)).toEqual([id]);
+  });
+});
+
+describe('progress from purchases', () => {
+  const purchase = async (customerId: string, amount: number) => {
+    const response = await api('POST', '/api/v1/transactions', { customer_id: customerId, amount }, admin.token);
+    expect(response.status).toBe(201);
+    return response.body.data.id as string;
+  };
+  const participantOf = async (campaignId: string, customerId: string) =>
+    (await api('GET', `${BASE}/${campaignId}/participants`)).body.data.find((participant: { customer_id: string }) => participant.customer_id === customerId);
+  const balanceOf = async (customerId: string) => (await api('GET', `/api/v1/customers/${customerId}/points/balance`, undefined, admin.token)).body.data.balance as number;
+  const counted = async (transactionId: string) =>
+    (await platform.sql.query('select count(*)::int as n from campaign.participant_purchase where transaction_id = $1', [transactionId])).rows[0].n as number;
+
+  it('one purchase after joining completes a count campaign once and awards its points', async () => {
+    const id = await activeCampaign({ reward: { type: 'points', value: 50, unit: 'points' } });
+    const customer = await platform.loginMember();
+    await purchase(customer.id, 3); // before joining: not counted
+    expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+    const before = await balanceOf(customer.id);
+    await purchase(customer.id, 2);
+    const done = await waitFor(async () => {
+      const participant = await participantOf(id, customer.id);
+      return participant?.status === 'completed' ? participant : null;
+    }, 'the participation completed');
+    expect(done).toMatchObject({ reward_claimed: true, completed_at: expect.stringMatching(V1_TIME), progress: { current: 1, target: 1, percentage: 100 } });
+    expect(await balanceOf(customer.id)).toBe(before + 2 + 50);
+    const second = await purchase(customer.id, 4);
+    await waitFor(async () => (await balanceOf(customer.id)) === before + 2 + 50 + 4, 'the second purchase was credited');
+    expect(await counted(second)).toBe(0);
+    expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toEqual([
+      { type: 'campaign.participant.completed', payload: expect.objectContaining({ campaignId: id, customerId: customer.id, reward: { type: 'points', value: 50, unit: 'points' } }) },
+    ]);
+    expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ participant_count: 1, conversion_rate: 1 });
+  });
+
+  it('sums amounts towards min_purchase; an event delivered again counts nothing and awards nothing twice', async () => {
+    const id = await activeCampaign({ rules: { min_purchase: 100 }, reward: { type: 'points', value: 30 } });
+    const customer = await platform.loginMember();
+    expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+    const first = await purchase(customer.id, 60.5);
+    await waitFor(async () => (await participantOf(id, customer.id))?.progress.current === 60.5, 'the first purchase counted');
+    expect((await participantOf(id, customer.id)).progress).toEqual({ current: 60.5, target: 100, percentage: 60.5 });
+
+    // The point domain's event, delivered to the campaign queue again as a redelivery would.
+    const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [first])).rows;
+    const again = { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload };
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, again);
+    expect((await participantOf(id, customer.id)).progress.current).toBe(60.5);
+
+    const before = await balanceOf(customer.id);
+    const second = await purchase(customer.id, 39.5);
+    await waitFor(async () => (await participantOf(id, customer.id))?.status === 'completed', 'the participation completed');
+    expect((await participantOf(id, customer.id)).progress).toEqual({ current: 100, target: 100, percentage: 100 });
+    const [secondRow] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [second])).rows;
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
+    expect(await balanceOf(customer.id)).toBe(before + 39 + 30);
+    const awards = await platform.sql.query(`select count(*)::int as n from point.point_transaction where member_id = $1 and note = $2`, [customer.id, `Campaign ${id}`]);
+    expect(awards.rows[0].n).toBe(1);
+    expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toHaveLength(1);
   });
 });

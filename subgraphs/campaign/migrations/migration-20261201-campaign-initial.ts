@@ -4,7 +4,7 @@ import { outboxChainSql, outboxTableSql } from '../../../core/events/outbox-even
 
 /**
  * The campaign schema: campaigns, their participants (at most one active participation per customer
- * and campaign), the outbox and the consumer's tables (it consumes the point domain's purchases).
+ * and campaign), the purchases each participation counted, the outbox and the consumer's tables (it consumes the point domain's purchases).
  */
 export class Migration20261201CampaignInitial extends Migration {
   async up(): Promise<void> {
@@ -46,6 +46,15 @@ export class Migration20261201CampaignInitial extends Migration {
       create unique index participant_one_active_idx on campaign.participant (campaign_id, customer_id) where status = 'active';
       create index participant_campaign_idx on campaign.participant (campaign_id, joined_at desc, id);
       create index participant_customer_idx on campaign.participant (customer_id, joined_at desc);
+
+      -- The purchases a participation has counted: one each, whatever the deliveries of its event.
+      create table campaign.participant_purchase (
+        participant_id uuid not null references campaign.participant (id),
+        transaction_id text not null,
+        amount numeric(14,2) not null,
+        counted_at timestamptz not null default now(),
+        primary key (participant_id, transaction_id)
+      );
 
       ${outboxTableSql('campaign')}
       ${outboxChainSql('campaign')}

@@ -1,0 +1,71 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { PublishedEvent, recordEvent } from '../../../core/events/outbox-event';
+import { POINT, TransactionCompleted } from '../../point/contract';
+import { CAMPAIGN, CampaignParticipantCompleted } from '../contract';
+import { Campaign } from '../entities/campaign';
+import { Participant } from '../entities/participant';
+import { CampaignSupergraph } from './campaign-supergraph';
+
+export const CAMPAIGN_PROGRESS_QUEUE = 'campaign.progress';
+export const CAMPAIGN_PROGRESS_EVENTS = [POINT.events.transactionCompleted] as const;
+
+/**
+ * Progress from purchases (CONTRACT-v1 "Campaign progress"): a `transaction.completed` moves every
+ * active participation of its customer whose campaign is active and whose window holds the purchase,
+ * joined before it: +1 purchase, or + its amount when the campaign has `minPurchase` (the target).
+ * Each purchase counts once per participation (`participant_purchase`), however often its event comes.
+ * Reaching the target completes the participation once (under its row lock, `completions` counted
+ * under the campaign's), records `campaign.participant.completed` and awards a points reward through
+ * the point domain with the participation's idempotency key: a repeat of the event, or of the award
+ * after a failure, grants nothing twice. Past `maxUses` completions the participation is `dropped`.
+ */
+export async function applyPurchaseToCampaigns(em: EntityManager, event: PublishedEvent<TransactionCompleted>, supergraph: CampaignSupergraph): Promise<void> {
+  const purchase = event.data;
+  const purchasedAt = new Date(purchase.occurredAt ?? purchase.createdAt);
+  const candidates = await em.find(
+    Participant,
+    { customerId: purchase.customerId, status: 'active', joinedAt: { $lte: purchasedAt }, campaign: { status: 'active', startDate: { $lte: purchasedAt }, endDate: { $gte: purchasedAt } } },
+    { fields: ['id', 'campaign'], orderBy: { joinedAt: 'asc', id: 'asc' } },
+  );
+  for (const { id, campaign: { id: campaignId } } of candidates) {
+    // Locks in the order joins take them: the campaign, then the participation.
+    const campaign = await em.findOneOrFail(Campaign, { id: campaignId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const participant = await em.findOne(Participant, { id, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!participant || campaign.status !== 'active') continue;
+    const counted = await em.execute(
+      `insert into campaign.participant_purchase (participant_id, transaction_id, amount) values (?, ?, ?) on conflict do nothing returning participant_id`,
+      [participant.id, purchase.transactionId, purchase.amount],
+    );
+    if (counted.length === 0) continue;
+    const step = campaign.rules.minPurchase != null ? purchase.amount : '1';
+    const [{ current, reached }] = await em.execute<Array<{ current: string; reached: boolean }>>(
+      `with sum as (select ?::numeric + ?::numeric as value) select value::numeric(14,2)::text as current, value >= ?::numeric as reached from sum`,
+      [participant.current, step, participant.target],
+    );
+    participant.current = current;
+    if (reached) {
+      if (campaign.rules.maxUses != null && campaign.completions >= campaign.rules.maxUses) {
+        participant.status = 'dropped';
+      } else {
+        participant.status = 'completed';
+        participant.completedAt = new Date();
+        campaign.completions += 1;
+        if (campaign.reward?.type === 'points') {
+          participant.rewardReference = await supergraph.awardPoints(participant.id, participant.customerId, campaign.reward.value as number, campaign.id);
+          participant.rewardClaimed = true;
+        }
+        const payload: CampaignParticipantCompleted = {
+          campaignId: campaign.id,
+          campaignName: campaign.name,
+          customerId: participant.customerId,
+          participantId: participant.id,
+          completedAt: participant.completedAt.toISOString(),
+          reward: campaign.reward,
+        };
+        recordEvent(em, CAMPAIGN.events.participantCompleted, payload, { aggregateId: campaign.id });
+      }
+    }
+    await em.flush();
+  }
+}
