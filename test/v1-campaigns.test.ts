@@ -4,6 +4,7 @@ import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { CAMPAIGN_PROGRESS_QUEUE } from '../subgraphs/campaign/services/campaign-progress';
 import { sendAndWait, waitFor } from './support/wait-for';
+import { PUBLIC_EVENTS } from '../subgraphs/webhook/event-types';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { openModuleOrm } from '../core/module';
 import { campaignModule } from '../subgraphs/campaign/module';
@@ -385,5 +386,20 @@ describe('progress from purchases', () => {
     const awards = await platform.sql.query(`select count(*)::int as n from point.point_transaction where member_id = $1 and note = $2`, [customer.id, `Campaign ${id}`]);
     expect(awards.rows[0].n).toBe(1);
     expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toHaveLength(1);
+  });
+});
+
+describe('campaign events on webhooks', () => {
+  it('campaign.participant.joined is Part 3\'s {campaign_id, campaign_name, customer_id, joined_at}; the other four are delivered too', async () => {
+    const id = await activeCampaign();
+    const customer = await platform.loginMember();
+    await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    const joined = (await eventsOf(id)).find((event) => event.type === 'campaign.participant.joined')!;
+    const mapping = PUBLIC_EVENTS['campaign.participant.joined'];
+    expect(mapping.type).toBe('campaign.participant.joined');
+    expect(mapping.data(joined.payload)).toEqual({ campaign_id: id, campaign_name: joined.payload.campaignName, customer_id: customer.id, joined_at: expect.stringMatching(V1_TIME) });
+    const started = (await eventsOf(id)).find((event) => event.type === 'campaign.started')!;
+    expect(PUBLIC_EVENTS['campaign.started'].data(started.payload)).toMatchObject({ campaign_id: id, status: 'active', start_date: expect.stringMatching(V1_TIME) });
+    for (const type of ['campaign.created', 'campaign.ended', 'campaign.participant.completed']) expect(PUBLIC_EVENTS[type]?.type).toBe(type);
   });
 });

@@ -1,5 +1,7 @@
 import type { CustomerCreated, CustomerDeleted, CustomerUpdated } from '../auth/contract';
 import { AUTH } from '../auth/contract';
+import type { CampaignChanged, CampaignParticipantCompleted, CampaignParticipantJoined } from '../campaign/contract';
+import { CAMPAIGN } from '../campaign/contract';
 import type { CustomerTierChanged } from '../cluster/contract';
 import { CLUSTER } from '../cluster/contract';
 import type { PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../point/contract';
@@ -63,6 +65,17 @@ function v1Times(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(ISO_WITH_FRACTION, '$1Z');
   return value;
 }
+
+/** A campaign's state change (`campaign.created`, `started`, `ended`) as Part 3 data. */
+const campaignData = (event: CampaignChanged) => ({
+  campaign_id: event.campaignId,
+  name: event.name,
+  type: event.type,
+  status: event.status,
+  start_date: v1Time(event.startDate),
+  end_date: v1Time(event.endDate),
+  occurred_at: v1Time(event.occurredAt),
+});
 
 /** Producer-shaped already (Part 3's snake_case): the auth domain's customer events, with v1 timestamps. */
 const asIs = <T extends object>(payload: T) => v1Times(payload) as Record<string, unknown>;
@@ -137,6 +150,26 @@ export const PUBLIC_EVENTS: Readonly<Record<string, PublicEvent>> = {
     data: (refund: TransactionRefunded) => ({
       transaction: { id: refund.transactionId, customer_id: refund.customerId, refunded_amount: money(refund.refundedAmount), status: refund.status },
       refund: { id: refund.refundId, amount: money(refund.amount), points_reversed: wholePoints(refund.pointsReversed), points_unrecovered: wholePoints(refund.pointsUnrecovered), refunded_at: v1Time(refund.refundedAt) },
+    }),
+  },
+  [CAMPAIGN.events.created]: { type: 'campaign.created', producer: 'campaign', data: (event: CampaignChanged) => campaignData(event) },
+  [CAMPAIGN.events.started]: { type: 'campaign.started', producer: 'campaign', data: (event: CampaignChanged) => campaignData(event) },
+  [CAMPAIGN.events.ended]: { type: 'campaign.ended', producer: 'campaign', data: (event: CampaignChanged) => campaignData(event) },
+  [CAMPAIGN.events.participantJoined]: {
+    type: 'campaign.participant.joined',
+    producer: 'campaign',
+    data: (event: CampaignParticipantJoined) => ({ campaign_id: event.campaignId, campaign_name: event.campaignName, customer_id: event.customerId, joined_at: v1Time(event.joinedAt) }),
+  },
+  [CAMPAIGN.events.participantCompleted]: {
+    type: 'campaign.participant.completed',
+    producer: 'campaign',
+    data: (event: CampaignParticipantCompleted) => ({
+      campaign_id: event.campaignId,
+      campaign_name: event.campaignName,
+      customer_id: event.customerId,
+      participant_id: event.participantId,
+      completed_at: v1Time(event.completedAt),
+      reward: event.reward,
     }),
   },
 };
