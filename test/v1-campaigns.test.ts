@@ -403,3 +403,26 @@ describe('campaign events on webhooks', () => {
     for (const type of ['campaign.created', 'campaign.ended', 'campaign.participant.completed']) expect(PUBLIC_EVENTS[type]?.type).toBe(type);
   });
 });
+
+describe('GET /api/v1/customers/{id}?include=campaigns', () => {
+  it("shows the customer's joined campaigns with its participation (a customer reads its own, also through /customers/me)", async () => {
+    const id = await activeCampaign();
+    const customer = await platform.loginMember();
+    const none = await api('GET', `/api/v1/customers/${customer.id}?include=campaigns`, undefined, admin.token);
+    expect(none.status).toBe(200);
+    expect(none.body.data.campaigns).toEqual([]);
+    await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    const expected = [
+      {
+        id,
+        name: expect.any(String),
+        type: 'promotion',
+        status: 'active',
+        participation: { id: expect.any(String), status: 'active', joined_at: expect.stringMatching(V1_TIME), progress: { current: 0, target: 1, percentage: 0 } },
+      },
+    ];
+    expect((await api('GET', `/api/v1/customers/${customer.id}?include=campaigns`, undefined, customer.token)).body.data.campaigns).toEqual(expected);
+    expect((await api('GET', '/api/v1/customers/me?include=campaigns,tier', undefined, customer.token)).body.data.campaigns).toEqual(expected);
+    expect((await api('GET', `/api/v1/customers/${customer.id}`, undefined, admin.token)).body.data.campaigns).toBeUndefined();
+  });
+});

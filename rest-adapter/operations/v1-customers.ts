@@ -7,15 +7,18 @@ const CUSTOMER_FIELDS = `id openId unionId nickName avatarUrl name phoneNumber e
 /** `include=rewards`: the member's newest 100 reward codes (claims) with their reward's names. */
 const REWARDS = `rewardCodes(page: 1, limit: 100) @include(if: $includeRewards) { data { id status reward { id name_en name_th name_cn } } }`;
 
+/** `include=campaigns`: the member's newest 100 participations with their campaigns (campaign subgraph). */
+const CAMPAIGNS = `campaignParticipations @include(if: $includeCampaigns) { id status joinedAt progress { current target percentage } campaign { id name type status } }`;
+
 export const V1_CUSTOMER_OPERATIONS = {
   V1Customers: `query V1Customers($page: Int, $limit: Int, $search: String, $statusIn: [MemberStatus!], $createdFrom: String,
     $createdTo: String, $sortBy: MemberSortBy, $sortOrder: MemberSortOrder, $tier: String) {
     members(page: $page, limit: $limit, search: $search, statusIn: $statusIn, createdFrom: $createdFrom, createdTo: $createdTo,
       sortBy: $sortBy, sortOrder: $sortOrder, tier: $tier) { meta { page limit total totalPages } data { ${CUSTOMER_FIELDS} } } }`,
-  V1Customer: `query V1Customer($id: ID!, $includePoints: Boolean = false, $includeRewards: Boolean = false) { member(id: $id) { ${CUSTOMER_FIELDS} ${REWARDS} }
+  V1Customer: `query V1Customer($id: ID!, $includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) { member(id: $id) { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
     earned: pointBalance(memberId: $id, format: earn) @include(if: $includePoints) { pointAmount }
     redeemed: pointBalance(memberId: $id, format: burn) @include(if: $includePoints) { pointAmount } }`,
-  V1CurrentCustomer: `query V1CurrentCustomer($includePoints: Boolean = false, $includeRewards: Boolean = false) { currentMember { ${CUSTOMER_FIELDS} ${REWARDS} }
+  V1CurrentCustomer: `query V1CurrentCustomer($includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) { currentMember { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
     earned: myPointBalance(format: earn) @include(if: $includePoints) { pointAmount }
     redeemed: myPointBalance(format: burn) @include(if: $includePoints) { pointAmount } }`,
   V1CreateCustomer: `mutation V1CreateCustomer($input: CreateCustomerInput!) {

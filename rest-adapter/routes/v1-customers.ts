@@ -15,7 +15,7 @@ const duplicate = conflictOnField('DUPLICATE');
 /** A single customer's include flags: what the operation fetches only when asked. */
 const includeFlags = (raw: unknown) => {
   const includes = customerIncludes(raw);
-  return { includePoints: includes.has('points'), includeRewards: includes.has('rewards') };
+  return { includePoints: includes.has('points'), includeRewards: includes.has('rewards'), includeCampaigns: includes.has('campaigns') };
 };
 
 /** Spec Part 3, customers. `/me` before `/:id`. */

@@ -22,7 +22,27 @@ export interface MemberRecord {
   updatedAt: string;
   /** The reward service's codes of the member (`include=rewards`). */
   rewardCodes?: { data: RewardCodeRecord[] } | null;
+  /** The campaign service's participations of the member (`include=campaigns`). */
+  campaignParticipations?: ParticipationRecord[] | null;
 }
+
+/** A participation as `include=campaigns` reads it. */
+export interface ParticipationRecord {
+  id: string;
+  status: string;
+  joinedAt: string;
+  progress: { current: number; target: number; percentage: number };
+  campaign: { id: string; name: string; type: string; status: string };
+}
+
+/** A joined campaign as `include=campaigns` shows it: the campaign, and the customer's participation in it. */
+const joinedCampaignOf = (participation: ParticipationRecord) => ({
+  id: participation.campaign.id,
+  name: participation.campaign.name,
+  type: participation.campaign.type,
+  status: participation.campaign.status,
+  participation: { id: participation.id, status: participation.status, joinedAt: participation.joinedAt, progress: participation.progress },
+});
 
 /** A reward code (a claim) as `include=rewards` reads it. */
 export interface RewardCodeRecord {
@@ -140,8 +160,7 @@ export function customerOf(member: MemberRecord, includes: Set<CustomerInclude>,
     status: member.status === 'INACTIVE' ? 'inactive' : 'active',
     ...(includes.has('points') ? { points: { balance, lifetimeEarned: wholePoints(totals.earned), lifetimeRedeemed: wholePoints(totals.redeemed) } } : {}),
     ...(includes.has('rewards') ? { rewards: (member.rewardCodes?.data ?? []).map(rewardOf) } : {}),
-    // Campaigns are not built yet: the customer has joined none.
-    ...(includes.has('campaigns') ? { campaigns: [] } : {}),
+    ...(includes.has('campaigns') ? { campaigns: (member.campaignParticipations ?? []).map(joinedCampaignOf) } : {}),
     chatapp: { openid: member.openId, unionid: member.unionId, nickname: member.nickName, avatar: member.avatarUrl },
     createdAt: member.createdAt,
     updatedAt: member.updatedAt,

@@ -69,7 +69,15 @@ export const V1_COMPONENTS = {
       status: oneOf('active', 'inactive'),
       points: record({ balance: integer(), lifetime_earned: nullable(integer()), lifetime_redeemed: nullable(integer()) }),
       rewards: arrayOf(record({ id: id(), name: nullable(string()), status: string() })),
-      campaigns: arrayOf(object({})),
+      campaigns: arrayOf(
+        record({
+          id: id(),
+          name: string(),
+          type: oneOf('promotion', 'challenge', 'event'),
+          status: oneOf('draft', 'active', 'ended'),
+          participation: record({ id: id(), status: oneOf('active', 'completed', 'dropped'), joined_at: timestamp(), progress: record({ current: number(), target: number(), percentage: number() }) }),
+        }),
+      ),
       chatapp: record({ openid: nullable(string()), unionid: nullable(string()), nickname: nullable(string()), avatar: nullable(string()) }),
       created_at: timestamp(),
       updated_at: timestamp(),

@@ -8,6 +8,8 @@ import { Campaign } from './entities/campaign';
 import { Participant } from './entities/participant';
 import { campaignMigrations } from './migrations';
 import { CampaignResolver } from './resolvers/campaign.resolver';
+import { MemberCampaignsResolver } from './resolvers/member-campaigns.resolver';
+import { MemberReference } from './types/member.type';
 import { CAMPAIGN_SUPERGRAPH_OPERATIONS, CampaignSupergraph } from './services/campaign-supergraph';
 import { CampaignService } from './services/campaign.service';
 import { applyPurchaseToCampaigns, CAMPAIGN_PROGRESS_EVENTS, CAMPAIGN_PROGRESS_QUEUE } from './services/campaign-progress';
@@ -18,7 +20,9 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   defaultPort: 4008,
   entities: [Campaign, Participant],
   migrations: campaignMigrations,
-  resolvers: [CampaignResolver],
+  resolvers: [CampaignResolver, MemberCampaignsResolver],
+  orphanedTypes: [MemberReference],
+  referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   services: campaignServices,
   deps: ({ config, gateway }) => ({ supergraph: CampaignSupergraph.over(config, gateway) }),
   supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
