@@ -354,7 +354,9 @@ describe('progress from purchases', () => {
     expect(await balanceOf(customer.id)).toBe(before + 2 + 50);
     const second = await purchase(customer.id, 4);
     await waitFor(async () => (await balanceOf(customer.id)) === before + 2 + 50 + 4, 'the second purchase was credited');
-    expect(await counted(second)).toBe(0);
+    // Kept for the revenue; the participation stays completed.
+    await waitFor(async () => (await counted(second)) === 1, 'the second purchase was kept');
+    expect((await participantOf(id, customer.id)).progress.current).toBe(1);
     expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toEqual([
       { type: 'campaign.participant.completed', payload: expect.objectContaining({ campaignId: id, customerId: customer.id, reward: { type: 'points', value: 50, unit: 'points' } }) },
     ]);
@@ -424,5 +426,32 @@ describe('GET /api/v1/customers/{id}?include=campaigns', () => {
     expect((await api('GET', `/api/v1/customers/${customer.id}?include=campaigns`, undefined, customer.token)).body.data.campaigns).toEqual(expected);
     expect((await api('GET', '/api/v1/customers/me?include=campaigns,tier', undefined, customer.token)).body.data.campaigns).toEqual(expected);
     expect((await api('GET', `/api/v1/customers/${customer.id}`, undefined, admin.token)).body.data.campaigns).toBeUndefined();
+  });
+});
+
+describe('GET /api/v1/campaigns/{id}/analytics', () => {
+  it("counts participants, conversions and the participants' purchases inside the window, in total and by period", async () => {
+    const id = await activeCampaign({ rules: { min_purchase: 100 } });
+    const [first, second] = [await platform.loginMember(), await platform.loginMember()];
+    await api('POST', `${BASE}/${id}/join`, { customer_id: first.id }, first.token);
+    await api('POST', `${BASE}/${id}/join`, { customer_id: second.id }, second.token);
+    for (const [customerId, amount] of [[first.id, 60], [first.id, 50], [second.id, 30.01]] as const) {
+      expect((await api('POST', '/api/v1/transactions', { customer_id: customerId, amount }, admin.token)).status).toBe(201);
+    }
+    await waitFor(async () => (await platform.sql.query('select count(*)::int as n from campaign.participant_purchase pp join campaign.participant p on p.id = pp.participant_id where p.campaign_id = $1', [id])).rows[0].n === 3, 'three purchases counted');
+    const metrics = { participants: 2, conversions: 1, conversion_rate: 0.5, revenue: 140.01, average_order_value: 46.67 };
+    const today = new Date().toISOString().slice(0, 10);
+    const daily = await api('GET', `${BASE}/${id}/analytics`);
+    expect(daily.status).toBe(200);
+    expect(daily.body).toEqual({ data: { campaign_id: id, metrics, by_date: [{ date: today, ...metrics }] } });
+    const monthly = await api('GET', `${BASE}/${id}/analytics?group_by=month`);
+    expect(monthly.body.data.by_date).toEqual([{ date: `${today.slice(0, 7)}-01`, ...metrics }]);
+    const empty = await api('GET', `${BASE}/${id}/analytics?date_from=2020-01-01&date_to=2020-01-31`);
+    expect(empty.body.data).toEqual({ campaign_id: id, metrics: { participants: 0, conversions: 0, conversion_rate: 0, revenue: 0, average_order_value: 0 }, by_date: [] });
+    const bad = await api('GET', `${BASE}/${id}/analytics?group_by=year&date_from=x`);
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body)).toEqual(['date_from', 'group_by']);
+    expect((await api('GET', `${BASE}/00000000-0000-4000-8000-000000000000/analytics`)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+    expect((await api('GET', `${BASE}/${id}/analytics`, undefined, first.token)).status).toBe(403);
   });
 });

@@ -3,6 +3,8 @@
 const CAMPAIGN = `id name description type status startDate endDate targetSegment { id name } reward rules content participantCount conversionRate createdAt updatedAt`;
 const PARTICIPANT = `id campaignId customerId status joinedAt completedAt rewardClaimed progress { current target percentage }`;
 
+const METRICS = 'participants conversions conversionRate revenue averageOrderValue';
+
 export const V1_CAMPAIGN_OPERATIONS = {
   V1CreateCampaign: `mutation V1CreateCampaign($input: CreateCampaignInput!) { createCampaign(input: $input) { id name status createdAt } }`,
   V1Campaigns: `query V1Campaigns($status: String, $type: String, $dateFrom: String, $dateTo: String, $page: Int, $limit: Int) {
@@ -16,4 +18,7 @@ export const V1_CAMPAIGN_OPERATIONS = {
     campaignParticipants(campaignId: $campaignId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT} } } }`,
   V1CustomerCampaigns: `query V1CustomerCampaigns($customerId: ID!, $status: String, $page: Int, $limit: Int) {
     customerCampaigns(customerId: $customerId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT} campaign { ${CAMPAIGN} } } } }`,
+  V1CampaignAnalytics: `query V1CampaignAnalytics($id: ID!, $dateFrom: String, $dateTo: String, $groupBy: String) {
+    campaignAnalytics(id: $id, dateFrom: $dateFrom, dateTo: $dateTo, groupBy: $groupBy) {
+      campaignId metrics { ${METRICS} } byDate { date ${METRICS} } } }`,
 };

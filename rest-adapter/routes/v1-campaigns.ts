@@ -1,7 +1,7 @@
 import { Route } from '../route';
 import { campaignFailure } from '../v1/campaigns';
 import { V1_BASE } from '../v1/envelope';
-import { dateQuery, id, integer, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
+import { arrayOf, dateQuery, id, integer, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
 
 const BASE = `${V1_BASE}/campaigns`;
 
@@ -16,6 +16,8 @@ const CAMPAIGN_FIELDS = {
   rules: object({ min_purchase: nullable(number({ exclusiveMinimum: 0 })), max_uses: nullable(integer({ minimum: 1 })), per_customer_limit: integer({ minimum: 1, default: 1 }) }),
   content: nullable(object({ banner: nullable(string()), terms: nullable(string()) })),
 };
+const METRICS_FIELDS = { participants: integer(), conversions: integer(), conversion_rate: number({ description: '0 to 1' }), revenue: number(), average_order_value: number() };
+const METRICS = object(METRICS_FIELDS, Object.keys(METRICS_FIELDS));
 const CREATED = object({ id: id(), name: string(), status: oneOf('draft'), created_at: timestamp() }, ['id', 'name', 'status', 'created_at']);
 const JOIN_ERRORS = 'Refusals: 422 CAMPAIGN_NOT_ACTIVE (not active or outside its window), NOT_ELIGIBLE (not in the target segment, or per_customer_limit reached), CAMPAIGN_FULL (max_uses completions); 409 ALREADY_JOINED';
 
@@ -116,5 +118,17 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
       response: { allOf: [ref('Participant'), object({ campaign: ref('Campaign') }, ['campaign'])] },
     },
     variables: ({ params, query }) => ({ customerId: params.id, status: query.status, page: query.page, limit: query.limit }),
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:id/analytics`,
+    operation: 'V1CampaignAnalytics',
+    envelope: 'v1',
+    notFound: 'CAMPAIGN_NOT_FOUND',
+    doc: {
+      summary: "Participants, conversions, conversion rate, and the participants' purchases inside the window (revenue, average order value), in total and by period",
+      query: { date_from: dateQuery('from (default: the campaign start)'), date_to: dateQuery('up to (default: the campaign end)'), group_by: oneOf('day', 'week', 'month') },
+      response: object({ campaign_id: id(), metrics: METRICS, by_date: arrayOf(object({ date: string({ format: 'date' }), ...METRICS_FIELDS }, ['date', ...Object.keys(METRICS_FIELDS)])) }, ['campaign_id', 'metrics', 'by_date']),
+    },
   },
 ];

@@ -47,14 +47,16 @@ export class Migration20261201CampaignInitial extends Migration {
       create index participant_campaign_idx on campaign.participant (campaign_id, joined_at desc, id);
       create index participant_customer_idx on campaign.participant (customer_id, joined_at desc);
 
-      -- The purchases a participation has counted: one each, whatever the deliveries of its event.
+      -- The purchases of a participant inside the window after joining (progress, analytics' revenue): one each, whatever the deliveries of its event.
       create table campaign.participant_purchase (
         participant_id uuid not null references campaign.participant (id),
         transaction_id text not null,
         amount numeric(14,2) not null,
+        occurred_at timestamptz not null,
         counted_at timestamptz not null default now(),
         primary key (participant_id, transaction_id)
       );
+      create index participant_purchase_time_idx on campaign.participant_purchase (participant_id, occurred_at);
 
       ${outboxTableSql('campaign')}
       ${outboxChainSql('campaign')}

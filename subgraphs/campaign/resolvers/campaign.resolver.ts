@@ -5,6 +5,7 @@ import { CampaignContext } from '../context';
 import { CAMPAIGN } from '../contract';
 import { Campaign } from '../entities/campaign';
 import { Participant } from '../entities/participant';
+import { CampaignAnalytics, CampaignAnalyticsArgs } from '../types/campaign-analytics.types';
 import {
   CampaignIdArgs,
   CampaignListArgs,
@@ -72,5 +73,11 @@ export class CampaignResolver {
   @Query(() => ParticipantPage, { description: "A customer's participations with their campaigns; a customer reads its own" })
   customerCampaigns(@Args() args: CustomerCampaignListArgs, @Ctx() ctx: CampaignContext) {
     return ctx.services.participants.ofCustomer(args);
+  }
+
+  @Authorized(CAMPAIGN.permissions.read)
+  @Query(() => CampaignAnalytics, { description: 'Participants, conversions, revenue and average order value, in total and by day, week or month' })
+  campaignAnalytics(@Args() args: CampaignAnalyticsArgs, @Ctx() ctx: CampaignContext) {
+    return ctx.services.analytics(args);
   }
 }

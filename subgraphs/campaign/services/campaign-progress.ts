@@ -14,7 +14,8 @@ export const CAMPAIGN_PROGRESS_EVENTS = [POINT.events.transactionCompleted] as c
  * Progress from purchases (CONTRACT-v1 "Campaign progress"): a `transaction.completed` moves every
  * active participation of its customer whose campaign is active and whose window holds the purchase,
  * joined before it: +1 purchase, or + its amount when the campaign has `minPurchase` (the target).
- * Each purchase counts once per participation (`participant_purchase`), however often its event comes.
+ * Each purchase of a participant inside the window after joining is kept once (`participant_purchase`,
+ * whatever the deliveries of its event; the analytics' revenue) and counts once towards an active one.
  * Reaching the target completes the participation once (under its row lock, `completions` counted
  * under the campaign's), records `campaign.participant.completed` and awards a points reward through
  * the point domain with the participation's idempotency key: a repeat of the event, or of the award
@@ -25,19 +26,19 @@ export async function applyPurchaseToCampaigns(em: EntityManager, event: Publish
   const purchasedAt = new Date(purchase.occurredAt ?? purchase.createdAt);
   const candidates = await em.find(
     Participant,
-    { customerId: purchase.customerId, status: 'active', joinedAt: { $lte: purchasedAt }, campaign: { status: 'active', startDate: { $lte: purchasedAt }, endDate: { $gte: purchasedAt } } },
+    { customerId: purchase.customerId, joinedAt: { $lte: purchasedAt }, campaign: { startDate: { $lte: purchasedAt }, endDate: { $gte: purchasedAt } } },
     { fields: ['id', 'campaign'], orderBy: { joinedAt: 'asc', id: 'asc' } },
   );
   for (const { id, campaign: { id: campaignId } } of candidates) {
     // Locks in the order joins take them: the campaign, then the participation.
     const campaign = await em.findOneOrFail(Campaign, { id: campaignId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const participant = await em.findOne(Participant, { id, status: 'active' }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!participant || campaign.status !== 'active') continue;
+    const participant = await em.findOneOrFail(Participant, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const counted = await em.execute(
-      `insert into campaign.participant_purchase (participant_id, transaction_id, amount) values (?, ?, ?) on conflict do nothing returning participant_id`,
-      [participant.id, purchase.transactionId, purchase.amount],
+      `insert into campaign.participant_purchase (participant_id, transaction_id, amount, occurred_at) values (?, ?, ?, ?) on conflict do nothing returning participant_id`,
+      [participant.id, purchase.transactionId, purchase.amount, purchasedAt],
     );
-    if (counted.length === 0) continue;
+    // A repeat of the event, or a purchase after completion (kept for the analytics' revenue only).
+    if (counted.length === 0 || participant.status !== 'active' || campaign.status !== 'active') continue;
     const step = campaign.rules.minPurchase != null ? purchase.amount : '1';
     const [{ current, reached }] = await em.execute<Array<{ current: string; reached: boolean }>>(
       `with sum as (select ?::numeric + ?::numeric as value) select value::numeric(14,2)::text as current, value >= ?::numeric as reached from sum`,
