@@ -17,7 +17,7 @@ import { applyPurchaseToCampaigns, CAMPAIGN_PROGRESS_EVENTS, CAMPAIGN_PROGRESS_Q
 /** Campaign: marketing campaigns (draft → active → ended), participants, and their progress from purchases. */
 export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typeof campaignServices>>({
   contract: CAMPAIGN,
-  defaultPort: 4008,
+  defaultPort: 4007,
   entities: [Campaign, Participant],
   migrations: campaignMigrations,
   resolvers: [CampaignResolver, MemberCampaignsResolver],
