@@ -10,6 +10,7 @@ import { V1_AUTH_OPERATIONS } from './v1-auth';
 import { V1_TRANSACTION_OPERATIONS } from './v1-transactions';
 import { OAUTH_OPERATIONS } from './oauth';
 import { V1_WEBHOOK_OPERATIONS } from './v1-webhooks';
+import { V1_BOOKING_OPERATIONS } from './v1-bookings';
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = {
@@ -25,4 +26,5 @@ export const OPERATIONS: Record<string, string> = {
   ...V1_TRANSACTION_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...V1_WEBHOOK_OPERATIONS,
+  ...V1_BOOKING_OPERATIONS,
 };
