@@ -178,3 +178,89 @@ describe('bookings', () => {
     for (const row of rows) expect(row.booked).toBe(row.held);
   });
 });
+
+describe('booking lifecycle', () => {
+  const eventsOf = async (bookingId: string) =>
+    (await platform.sql.query(`select type, payload from booking.outbox_event where payload->>'bookingId' = $1 order by sequence`, [bookingId])).rows;
+
+  it('lists bookings with filters, and shows one with its venue and customer', async () => {
+    const venue = await createVenue();
+    const mine = (await book(venue.id, { date: dayFromNow(4) }, member.token)).body.data;
+    const others = (await book(venue.id, { customer_id: members[1].id, date: dayFromNow(5) })).body.data;
+    const all = await api('GET', `${BOOKINGS}?venue_id=${venue.id}`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((booking: { id: string }) => booking.id)).toEqual([others.id, mine.id]);
+    expect(all.body.pagination).toMatchObject({ page: 1, total: 2 });
+    const filtered = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&customer_id=${member.id}&status=confirmed&date_from=${dayFromNow(4)}&date_to=${dayFromNow(4)}`);
+    expect(filtered.body.data.map((booking: { id: string }) => booking.id)).toEqual([mine.id]);
+    const own = await api('GET', `${BOOKINGS}?venue_id=${venue.id}`, undefined, member.token);
+    expect(own.body.data.map((booking: { id: string }) => booking.id)).toEqual([mine.id]);
+    expect(detailFields((await api('GET', `${BOOKINGS}?status=lost&date_from=soon&customer_id=x`)).body)).toEqual(['customer_id']);
+    expect(detailFields((await api('GET', `${BOOKINGS}?status=lost&date_from=soon`)).body)).toEqual(['date_from', 'status']);
+
+    const detail = await api('GET', `${BOOKINGS}/${mine.id}`, undefined, member.token);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ id: mine.id, customer_id: member.id, venue: { id: venue.id, name: 'Riverside' }, customer: { id: member.id } });
+    expect(detail.body.data.qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
+    const notMine = await api('GET', `${BOOKINGS}/${others.id}`, undefined, member.token);
+    expect(notMine.status).toBe(404);
+    expect(notMine.body.error.code).toBe('BOOKING_NOT_FOUND');
+    expect((await api('GET', `${BOOKINGS}/nope`)).body.error.code).toBe('BOOKING_NOT_FOUND');
+  });
+
+  it('changes a booking, moving its places in one transaction and checking capacity again', async () => {
+    const venue = await createVenue({ capacity: 4 });
+    const booking = (await book(venue.id, { guests: 2 }, member.token)).body.data;
+    expect((await book(venue.id, { time: '20:00', guests: 3 })).status).toBe(201);
+    const moved = await api('PATCH', `${BOOKINGS}/${booking.id}`, { time: '18:00', duration: 120, guests: 4, special_requests: 'birthday' }, member.token);
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ time: '18:00', duration: 120, guests: 4, special_requests: 'birthday', status: 'confirmed' });
+    expect(await heldIn(venue.id)).toEqual([{ time: '18:00', held: 4 }, { time: '19:00', held: 4 }, { time: '20:00', held: 3 }]);
+    const tooMany = await api('PATCH', `${BOOKINGS}/${booking.id}`, { duration: 180 }, member.token);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.code).toBe('NO_AVAILABILITY');
+    expect(await heldIn(venue.id)).toEqual([{ time: '18:00', held: 4 }, { time: '19:00', held: 4 }, { time: '20:00', held: 3 }]);
+    expect(detailFields((await api('PATCH', `${BOOKINGS}/${booking.id}`, { guests: 0, time: 'noon' })).body)).toEqual(['guests', 'time']);
+  });
+
+  it('cancels a booking once, freeing its places and announcing it', async () => {
+    const venue = await createVenue({ capacity: 2 });
+    const booking = (await book(venue.id, { guests: 2 }, member.token)).body.data;
+    const cancelled = await api('POST', `${BOOKINGS}/${booking.id}/cancel`, { reason: 'plans changed' }, member.token);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancel_reason: 'plans changed' });
+    expect(await heldIn(venue.id)).toEqual([]);
+    const again = await api('POST', `${BOOKINGS}/${booking.id}/cancel`, {}, member.token);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('INVALID_STATE');
+    expect((await api('PATCH', `${BOOKINGS}/${booking.id}`, { guests: 1 })).body.error.code).toBe('INVALID_STATE');
+    expect((await book(venue.id, { guests: 2 })).status).toBe(201);
+    expect((await eventsOf(booking.id)).map((event) => [event.type, event.payload.status, event.payload.reason ?? null])).toEqual([
+      ['booking.created', 'confirmed', null],
+      ['booking.cancelled', 'cancelled', 'plans changed'],
+    ]);
+  });
+
+  it('checks in with the code only: a wrong code is 422 INVALID_CHECK_IN_CODE, a second check-in 409', async () => {
+    const venue = await createVenue();
+    const booking = (await book(venue.id, {}, member.token)).body.data;
+    const wrong = await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: 'WRONG123' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.code).toBe('INVALID_CHECK_IN_CODE');
+    expect(detailFields((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, {})).body)).toEqual(['check_in_code']);
+    const checkedIn = await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code.toLowerCase() });
+    expect(checkedIn.status).toBe(200);
+    expect(checkedIn.body.data.checked_in_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code })).status).toBe(409);
+    const events = await eventsOf(booking.id);
+    expect(events.map((event) => event.type)).toEqual(['booking.created', 'booking.checked_in']);
+    expect(events[1].payload).toMatchObject({ bookingId: booking.id, memberId: member.id, venueId: venue.id, date: DAY, time: '19:00', guests: 2, status: 'confirmed' });
+    expect(events[1].payload.checkedInAt).toBeTruthy();
+  });
+
+  it('lets tenants (read scope) list bookings but not book', async () => {
+    const venue = await createVenue();
+    expect((await book(venue.id, {}, tenant.token)).status).toBe(403);
+    expect((await api('GET', `${BOOKINGS}?venue_id=${venue.id}`, undefined, tenant.token)).status).toBe(200);
+  });
+});
