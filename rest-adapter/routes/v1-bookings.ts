@@ -1,30 +1,15 @@
 import { Route } from '../route';
 import { bookingFailure, bookingListVariables, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
 import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, date, dateQuery, id, integer, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { arrayOf, boolean, date, dateQuery, id, integer, object, oneOf, ref, string } from '../v1/openapi-schemas';
 
 const VENUES = `${V1_BASE}/venues`;
 const BOOKINGS = `${V1_BASE}/bookings`;
 const TIME = string({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM' });
 const BOOKING_TYPE = oneOf('table', 'slot', 'ticket');
+const VENUE = ref('Venue');
+const BOOKING = ref('Booking');
 
-const VENUE = object(
-  {
-    id: id(),
-    name: string(),
-    type: oneOf('restaurant', 'event', 'service'),
-    address: nullable(string()),
-    phone: nullable(string()),
-    capacity: integer({ description: 'Guests per slot' }),
-    opening_time: TIME,
-    closing_time: string({ description: 'HH:MM; at or before opening_time: the next day' }),
-    slot_minutes: integer(),
-    available_slots: arrayOf(object({ date: date(), times: arrayOf(TIME) }), { description: 'Free slot starts of today and the next 6 days (BOOKING_TIME_ZONE)' }),
-    created_at: timestamp(),
-    updated_at: timestamp(),
-  },
-  ['id', 'name', 'type', 'capacity', 'opening_time', 'closing_time', 'slot_minutes', 'available_slots'],
-);
 const VENUE_BODY = (required: string[]) =>
   object(
     {
@@ -39,32 +24,6 @@ const VENUE_BODY = (required: string[]) =>
     },
     required,
   );
-const BOOKING = object(
-  {
-    id: id(),
-    customer_id: id(),
-    venue_id: id(),
-    type: BOOKING_TYPE,
-    date: date({ description: 'The service day (BOOKING_TIME_ZONE)' }),
-    time: TIME,
-    duration: integer({ description: 'Minutes' }),
-    guests: integer(),
-    special_requests: nullable(string()),
-    status: oneOf('pending', 'confirmed', 'cancelled', 'completed'),
-    check_in_code: string(),
-    qr_code: string({ description: 'The check-in code as a QR image (SVG data URL): on creation and on the detail' }),
-    cancel_reason: nullable(string()),
-    cancelled_at: nullable(timestamp()),
-    checked_in_at: nullable(timestamp()),
-    completed_at: nullable(timestamp()),
-    no_show: boolean({ description: 'Completed without a check-in' }),
-    venue: VENUE,
-    customer: object({ id: id(), nick_name: nullable(string()), name: nullable(string()), email: nullable(string()), phone_number: nullable(string()) }),
-    created_at: timestamp(),
-    updated_at: timestamp(),
-  },
-  ['id', 'customer_id', 'venue_id', 'type', 'date', 'time', 'duration', 'guests', 'status', 'check_in_code', 'created_at', 'updated_at'],
-);
 const NO_AVAILABILITY = { 422: 'NO_AVAILABILITY: a slot is full, the time is no slot start, the booking ends after closing, or the slot has started' };
 
 /**
