@@ -48,7 +48,9 @@ describe('venues', () => {
     const patched = await api('PATCH', `${VENUES}/${venue.id}`, { capacity: 12, name: 'Riverside 2' });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ capacity: 12, name: 'Riverside 2', opening_time: '10:00' });
+    expect((await api('GET', `${VENUES}/${venue.id}`, undefined, member.token)).body.data).toMatchObject({ id: venue.id, capacity: 12 });
     expect((await api('DELETE', `${VENUES}/${venue.id}`)).status).toBe(204);
+    expect((await api('GET', `${VENUES}/${venue.id}`)).body.error.code).toBe('VENUE_NOT_FOUND');
     const gone = await api('PATCH', `${VENUES}/${venue.id}`, { capacity: 3 });
     expect(gone.status).toBe(404);
     expect(gone.body.error.code).toBe('VENUE_NOT_FOUND');

@@ -76,6 +76,15 @@ export const V1_BOOKING_ROUTES: Route[] = [
   },
   {
     method: 'get',
+    path: `${VENUES}/:id`,
+    operation: 'V1Venue',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: { summary: 'One venue with its free slots of today and the next 6 days', response: VENUE },
+  },
+  {
+    method: 'get',
     path: `${VENUES}/:id/availability`,
     operation: 'V1VenueAvailability',
     envelope: 'v1',
