@@ -11,6 +11,7 @@ import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopT
 import { redeemBurst } from './redeem';
 import { streamScenario } from './stream';
 import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
+import { bookingBurst } from './bookings';
 import { v1BatchAward, v1CustomerRead } from './v1';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 import { freePort } from '../core/http';
@@ -18,8 +19,8 @@ import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,large; all but large by default (large seeds millions of rows: npm run bench:large). */
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks').split(',').map((name) => name.trim()));
+/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,large; all but large by default (large seeds millions of rows: npm run bench:large). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
@@ -226,7 +227,7 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks'].some((name) => SCENARIOS.has(name))) {
+  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks', 'bookings'].some((name) => SCENARIOS.has(name))) {
     const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('v1read')) passed = (await v1CustomerRead(target, pool)) && passed;
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
       if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
+      if (SCENARIOS.has('bookings')) passed = (await bookingBurst(target, pool)) && passed;
     } finally {
       await pool.end();
       if (workers) await stopTarget(workers.child);

@@ -10,6 +10,7 @@ import { V1_AUTH_OPERATIONS } from './v1-auth';
 import { V1_TRANSACTION_OPERATIONS } from './v1-transactions';
 import { OAUTH_OPERATIONS } from './oauth';
 import { V1_WEBHOOK_OPERATIONS } from './v1-webhooks';
+import { V1_BOOKING_OPERATIONS } from './v1-bookings';
 import { V1_CAMPAIGN_OPERATIONS } from './v1-campaigns';
 
 /** Every operation the REST adapter runs, by name. */
@@ -26,5 +27,6 @@ export const OPERATIONS: Record<string, string> = {
   ...V1_TRANSACTION_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...V1_WEBHOOK_OPERATIONS,
+  ...V1_BOOKING_OPERATIONS,
   ...V1_CAMPAIGN_OPERATIONS,
 };

@@ -1,0 +1,204 @@
+import { Route } from '../route';
+import { bookingFailure, bookingListVariables, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
+import { V1_BASE } from '../v1/envelope';
+import { arrayOf, boolean, date, dateQuery, id, integer, object, oneOf, ref, string } from '../v1/openapi-schemas';
+
+const VENUES = `${V1_BASE}/venues`;
+const BOOKINGS = `${V1_BASE}/bookings`;
+const TIME = string({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM' });
+const BOOKING_TYPE = oneOf('table', 'slot', 'ticket');
+const VENUE = ref('Venue');
+const BOOKING = ref('Booking');
+
+const VENUE_BODY = (required: string[]) =>
+  object(
+    {
+      name: string({ maxLength: 200 }),
+      type: oneOf('restaurant', 'event', 'service'),
+      address: string({ maxLength: 500 }),
+      phone: string(),
+      capacity: integer({ minimum: 1, description: 'Guests per slot' }),
+      opening_time: TIME,
+      closing_time: TIME,
+      slot_minutes: integer({ minimum: 5, maximum: 1440, default: 60 }),
+    },
+    required,
+  );
+const NO_AVAILABILITY = { 422: 'NO_AVAILABILITY: a slot is full, the time is no slot start, the booking ends after closing, or the slot has started' };
+
+/**
+ * Venues (CONTRACT-v1 section 5: management needs `admin`; anyone with `read`, customers too, lists them)
+ * and bookings (customers on their own; staff with `write` for anyone).
+ */
+export const V1_BOOKING_ROUTES: Route[] = [
+  {
+    method: 'post',
+    path: VENUES,
+    operation: 'V1CreateVenue',
+    envelope: 'v1',
+    status: 201,
+    scope: 'admin',
+    doc: { summary: 'Creates a venue: slots every slot_minutes from opening to closing time, capacity guests each', body: VENUE_BODY(['name', 'type', 'capacity', 'opening_time', 'closing_time']), response: VENUE },
+    variables: ({ body }) => ({ input: venueInputOf(body) }),
+  },
+  {
+    method: 'patch',
+    path: `${VENUES}/:id`,
+    operation: 'V1UpdateVenue',
+    envelope: 'v1',
+    scope: 'admin',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: { summary: 'Changes a venue (opening hours and slot length: 409 INVALID_STATE while it has upcoming bookings)', body: VENUE_BODY([]), response: VENUE },
+    variables: ({ params, body }) => ({ id: params.id, input: venueInputOf(body) }),
+  },
+  {
+    method: 'delete',
+    path: `${VENUES}/:id`,
+    operation: 'V1DeleteVenue',
+    envelope: 'v1',
+    status: 204,
+    scope: 'admin',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: { summary: 'Removes a venue (409 INVALID_STATE while it has upcoming confirmed bookings); its bookings stay readable' },
+  },
+  {
+    method: 'get',
+    path: VENUES,
+    operation: 'V1Venues',
+    envelope: 'v1List',
+    customer: 'self',
+    doc: {
+      summary: 'Venues, newest first, each with its free slots of today and the next 6 days',
+      query: { type: oneOf('restaurant', 'event', 'service'), location: string({ description: 'part of the address, any case' }), available: boolean({ description: 'true: a free slot in the 7 days; false: none' }) },
+      response: VENUE,
+    },
+    variables: ({ query }) => venueListVariables(query),
+  },
+  {
+    method: 'get',
+    path: `${VENUES}/:id`,
+    operation: 'V1Venue',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: { summary: 'One venue with its free slots of today and the next 6 days', response: VENUE },
+  },
+  {
+    method: 'get',
+    path: `${VENUES}/:id/availability`,
+    operation: 'V1VenueAvailability',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: {
+      summary: 'Free places per slot and service day (default today and the next 6 days; at most 31 days)',
+      query: { date_from: dateQuery('first service day (YYYY-MM-DD)'), date_to: dateQuery('last service day (YYYY-MM-DD)'), type: BOOKING_TYPE },
+      response: object({
+        venue_id: id(),
+        availability: arrayOf(object({ date: date(), slots: arrayOf(object({ time: TIME, available: integer({ description: 'free places; 0 once started' }), capacity: integer() })) })),
+      }),
+    },
+    variables: ({ params, query }) => ({ venueId: params.id, dateFrom: query.dateFrom, dateTo: query.dateTo, type: query.type }),
+  },
+  {
+    method: 'post',
+    path: BOOKINGS,
+    operation: 'V1CreateBooking',
+    envelope: 'v1',
+    status: 201,
+    idempotent: true,
+    customer: 'self',
+    notFound: 'VENUE_NOT_FOUND',
+    doc: {
+      summary: 'Books guests places in every slot the duration covers (status confirmed, a check-in code and its QR image); a customer token books for itself',
+      body: object(
+        {
+          customer_id: id(),
+          venue_id: id(),
+          type: BOOKING_TYPE,
+          date: date({ description: 'the service day' }),
+          time: TIME,
+          duration: integer({ minimum: 1, maximum: 1440, description: 'minutes (default the venue slot)' }),
+          guests: integer({ minimum: 1 }),
+          special_requests: string({ maxLength: 1000 }),
+        },
+        ['customer_id', 'venue_id', 'type', 'date', 'time', 'guests'],
+      ),
+      response: BOOKING,
+      errors: NO_AVAILABILITY,
+    },
+    variables: ({ body }) => createBookingVariables(body),
+    payload: ({ createBooking }) => bookingOf(createBooking as BookingRecord),
+    v1Failure: bookingFailure,
+  },
+  {
+    method: 'get',
+    path: BOOKINGS,
+    operation: 'V1Bookings',
+    envelope: 'v1List',
+    customer: 'self',
+    doc: {
+      summary: 'Bookings, latest service day first (a customer token: its own)',
+      query: { customer_id: id(), venue_id: id(), status: oneOf('pending', 'confirmed', 'cancelled', 'completed'), date_from: dateQuery('service days from (YYYY-MM-DD)'), date_to: dateQuery('service days to (YYYY-MM-DD)') },
+      response: BOOKING,
+    },
+    variables: ({ query }) => bookingListVariables(query),
+    payload: ({ bookings }) => ({ ...bookings, data: bookings.data.map((booking: BookingRecord) => bookingOf(booking)) }),
+  },
+  {
+    method: 'get',
+    path: `${BOOKINGS}/:id`,
+    operation: 'V1Booking',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'BOOKING_NOT_FOUND',
+    doc: { summary: 'One booking with its venue and customer', response: BOOKING },
+    payload: ({ booking }) => bookingOf(booking as BookingRecord),
+  },
+  {
+    method: 'patch',
+    path: `${BOOKINGS}/:id`,
+    operation: 'V1UpdateBooking',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'BOOKING_NOT_FOUND',
+    doc: {
+      summary: 'Changes a confirmed booking; its places move in one transaction, capacity checked again (409 INVALID_STATE once cancelled or completed)',
+      body: object({ date: date(), time: TIME, duration: integer({ minimum: 1, maximum: 1440 }), guests: integer({ minimum: 1 }), special_requests: string({ maxLength: 1000 }) }),
+      response: BOOKING,
+      errors: NO_AVAILABILITY,
+    },
+    variables: ({ params, body }) => updateBookingVariables(params, body),
+    payload: ({ updateBooking }) => bookingOf(updateBooking as BookingRecord),
+    v1Failure: bookingFailure,
+  },
+  {
+    method: 'post',
+    path: `${BOOKINGS}/:id/cancel`,
+    operation: 'V1CancelBooking',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'BOOKING_NOT_FOUND',
+    doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once cancelled or completed)', body: object({ reason: string({ maxLength: 1000 }) }), response: BOOKING },
+    variables: ({ params, body }) => ({ id: params.id, reason: body.reason }),
+    payload: ({ cancelBooking }) => bookingOf(cancelBooking as BookingRecord),
+    v1Failure: bookingFailure,
+  },
+  {
+    method: 'post',
+    path: `${BOOKINGS}/:id/checkin`,
+    operation: 'V1CheckInBooking',
+    envelope: 'v1',
+    customer: 'self',
+    notFound: 'BOOKING_NOT_FOUND',
+    doc: {
+      summary: 'Checks a confirmed booking in with its code (409 INVALID_STATE when cancelled, completed or already checked in)',
+      body: object({ check_in_code: string() }, ['check_in_code']),
+      response: BOOKING,
+      errors: { 422: 'INVALID_CHECK_IN_CODE: the code is not the booking\'s' },
+    },
+    variables: ({ params, body }) => ({ id: params.id, checkInCode: body.checkInCode }),
+    payload: ({ checkInBooking }) => bookingOf(checkInBooking as BookingRecord),
+    v1Failure: bookingFailure,
+  },
+];

@@ -1,0 +1,36 @@
+import { defineModule } from '../../core/module';
+import { BookingDeps } from './booking-deps';
+import { bookingServices } from './context';
+import { BOOKING } from './contract';
+import { Booking } from './entities/booking';
+import { Venue } from './entities/venue';
+import { bookingMigrations } from './migrations';
+import { BookingResolver } from './resolvers/booking.resolver';
+import { VenueResolver } from './resolvers/venue.resolver';
+import { BOOKING_SUPERGRAPH_OPERATIONS, BookingMembers } from './services/booking-members';
+import { BookingService } from './services/booking.service';
+import { BookingSettings, parseBookingSettings } from './settings';
+
+/** Booking: venues with daily slots, and customers' bookings that never overbook a slot. */
+export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnType<typeof bookingServices>>({
+  contract: BOOKING,
+  defaultPort: 4008,
+  entities: [Venue, Booking],
+  migrations: bookingMigrations,
+  resolvers: [VenueResolver, BookingResolver],
+  services: bookingServices,
+  settings: parseBookingSettings,
+  environment: ['BOOKING_TIME_ZONE'],
+  deps: ({ settings, config, gateway }) => ({ settings, members: BookingMembers.over(config, gateway) }),
+  supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
+  jobs: [
+    {
+      queue: 'booking.completion',
+      cron: '*/5 * * * *',
+      run: async ({ orm, deps, logger }) => {
+        const completed = await new BookingService(orm.em.fork(), deps.members, deps.settings.timeZone).completeEnded();
+        if (completed > 0) logger.info({ completed }, 'bookings completed');
+      },
+    },
+  ],
+});
