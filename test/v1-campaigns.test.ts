@@ -363,6 +363,23 @@ describe('progress from purchases', () => {
     expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ participant_count: 1, conversion_rate: 1 });
   });
 
+  it('max_uses caps completions: past it a participation reaching its target is dropped without a reward, and joins are 422 CAMPAIGN_FULL', async () => {
+    const id = await activeCampaign({ rules: { max_uses: 1 }, reward: { type: 'points', value: 20 } });
+    const customers = [await platform.loginMember(), await platform.loginMember()];
+    for (const customer of customers) expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+    await Promise.all(customers.map((customer) => purchase(customer.id, 1)));
+    const statuses = await waitFor(async () => {
+      const list = (await api('GET', `${BASE}/${id}/participants`)).body.data as Array<{ status: string; reward_claimed: boolean }>;
+      return list.every((participant) => participant.status !== 'active') && list;
+    }, 'both participations settled');
+    expect(statuses.map((participant) => participant.status).sort()).toEqual(['completed', 'dropped']);
+    expect(statuses.filter((participant) => participant.reward_claimed)).toHaveLength(1);
+    const late = await platform.loginMember();
+    const full = await api('POST', `${BASE}/${id}/join`, { customer_id: late.id }, late.token);
+    expect(full.status).toBe(422);
+    expect(full.body.error.code).toBe('CAMPAIGN_FULL');
+  });
+
   it('sums amounts towards min_purchase; an event delivered again counts nothing and awards nothing twice', async () => {
     const id = await activeCampaign({ rules: { min_purchase: 100 }, reward: { type: 'points', value: 30 } });
     const customer = await platform.loginMember();
