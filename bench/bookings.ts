@@ -58,6 +58,31 @@ async function burst(target: Target, venueId: string, memberIds: string[], date:
 }
 
 /**
+ * The baseline: the same race with nothing but its core, BOOKERS conditional UPDATEs of one of the four
+ * slot rows (`held + guests <= capacity`) sent at once over the bench's own pool, each its own
+ * statement, in a table of the bench's own (dropped after).
+ */
+async function sqlBurst(pool: Pool) {
+  const table = `bench_slot_${randomUUID().replace(/-/g, '')}`;
+  await pool.query(`create table public.${table} (slot text primary key, held int not null, capacity int not null)`);
+  try {
+    await pool.query(`insert into public.${table} select unnest($1::text[]), 0, $2`, [EVENING, CAPACITY]);
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: BOOKERS }, async (_, index) => {
+        const sent = performance.now();
+        const { rowCount } = await pool.query(`update public.${table} set held = held + $1 where slot = $2 and held + $1 <= capacity`, [GUESTS, EVENING[index % EVENING.length]]);
+        return { taken: rowCount === 1, ms: performance.now() - sent };
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, taken: results.filter((result) => result.taken).length, latencies: results.map((result) => result.ms).sort((a, b) => a - b) };
+  } finally {
+    await pool.query(`drop table public.${table}`);
+  }
+}
+
+/**
  * BOOKERS distinct customers book GUESTS places each in one of an evening's four slots of CAPACITY at
  * once, through REST: then every slot holds exactly CAPACITY (its confirmed bookings' guests, never
  * more), every refusal is a 422 NO_AVAILABILITY. Prints the request rate and latencies.
@@ -76,17 +101,19 @@ export async function bookingBurst(target: Target, pool: Pool): Promise<boolean>
     [venueId],
   );
 
-  const rate = BOOKERS / result.seconds;
+  const baseline = await sqlBurst(pool);
+  const line = (name: string, seconds: number, latencies: number[], outcome: string) =>
+    `${name.padEnd(36)} ${(BOOKERS / seconds).toFixed(0).padStart(7)} ${percentile(latencies, 50).toFixed(0).padStart(9)} ${percentile(latencies, 99).toFixed(0).padStart(8)} ${latencies[latencies.length - 1].toFixed(0).padStart(8)}   ${outcome}`;
   console.log(`\nPOST /api/v1/bookings, ${BOOKERS} distinct customers at once, ${EVENING.length} slots of ${CAPACITY} guests, ${GUESTS} guests each\n`);
   console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
-  console.log(
-    `${'bookings: REST -> gateway -> booking'.padEnd(36)} ${rate.toFixed(0).padStart(7)} ${percentile(result.latencies, 50).toFixed(0).padStart(9)} ${percentile(result.latencies, 99).toFixed(0).padStart(8)} ${result.latencies[result.latencies.length - 1].toFixed(0).padStart(8)}   ${JSON.stringify(result.statuses)}`,
-  );
+  console.log(line('bookings: REST -> gateway -> booking', result.seconds, result.latencies, JSON.stringify(result.statuses)));
+  console.log(line('baseline: the slot UPDATE alone (pg)', baseline.seconds, baseline.latencies, `${baseline.taken} taken`));
   console.log(`the burst took ${result.seconds.toFixed(2)} s; slots after it: ${rows.map((row) => `${row.time} held ${row.held} booked ${row.booked}`).join(', ')}`);
 
   const problems: string[] = [];
   const expected = Math.min(BOOKERS, EVENING.length * Math.floor(CAPACITY / GUESTS));
   if (result.statuses[201] !== expected) problems.push(`${result.statuses[201] ?? 0} bookings succeeded, expected ${expected}`);
+  if (baseline.taken !== expected) problems.push(`the baseline took ${baseline.taken} places, expected ${expected}`);
   if (result.unexpected.length > 0) problems.push(`unexpected answers: ${result.unexpected.join('; ')}`);
   for (const row of rows) {
     if (row.held > CAPACITY) problems.push(`slot ${row.time} holds ${row.held} guests, capacity ${CAPACITY}`);

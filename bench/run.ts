@@ -12,6 +12,8 @@ import { redeemBurst } from './redeem';
 import { streamScenario } from './stream';
 import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
 import { bookingBurst } from './bookings';
+import { notificationSegmentSend } from './notifications';
+import { analyticsScenario } from './analytics';
 import { v1BatchAward, v1CustomerRead } from './v1';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 import { freePort } from '../core/http';
@@ -19,8 +21,8 @@ import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,large; all but large by default (large seeds millions of rows: npm run bench:large). */
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings').split(',').map((name) => name.trim()));
+/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,notify,large,analytics; all but large and analytics by default (they seed millions of rows: npm run bench:large, npm run bench:analytics). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,notify').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
@@ -222,12 +224,12 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  * delivery latency and memory per stream (bench/stream.ts), GET /api/v1/customers/{id}?include=points,tier
  * beside its one-statement baseline and 1,000-row batch awards beside 1,000 single awards (bench/v1.ts),
  * webhook fan-out to 10 receivers (one down) with deliveries per second and commit-to-receipt latency
- * (bench/webhooks.ts); `large` (bench/large.ts) the reads on 10,000,000
+ * (bench/webhooks.ts), a v1 send-to-segment over in_app to 100,000 members (bench/notifications.ts); `large` (bench/large.ts) the reads on 10,000,000
  * ledger rows and 1,000,000 members beside a small database. Exits non-zero when a check fails.
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks', 'bookings'].some((name) => SCENARIOS.has(name))) {
+  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks', 'bookings', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
     const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
@@ -242,6 +244,8 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
       if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
       if (SCENARIOS.has('bookings')) passed = (await bookingBurst(target, pool)) && passed;
+      if (SCENARIOS.has('notify')) passed = (await notificationSegmentSend(target, pool)) && passed;
+      if (SCENARIOS.has('analytics')) passed = (await analyticsScenario(target, child, pool)) && passed;
     } finally {
       await pool.end();
       if (workers) await stopTarget(workers.child);

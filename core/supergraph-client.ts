@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { AccessTokens } from './auth/jwt';
+import { Principal } from './auth/principal';
 import { ServiceIdentity } from './auth/service-identity';
+import { Config } from './config';
 import { AppError, ErrorCode, FieldError } from './errors';
 import { OperationExecutor } from './graphql-http';
 
@@ -45,3 +48,7 @@ export class SupergraphClient {
     }
   }
 }
+
+/** A domain's client of the supergraph, calling as its own service principal (never a caller's token). */
+export const supergraphAs = (principal: Principal, config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): SupergraphClient =>
+  new SupergraphClient(gateway, new ServiceIdentity(new AccessTokens(config.jwtSecret), principal));

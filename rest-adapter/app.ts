@@ -10,6 +10,7 @@ import { OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
+import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { gatewayOverHttp } from '../core/gateway-link';
 import { OPERATIONS } from './operations';
@@ -59,6 +60,7 @@ export function createRestApp(options: RestAppOptions): Express {
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
   app.use('/files', ...serveFiles(storage.directory));
+  app.get(REPORT_DOWNLOAD_ROUTE, reportDownload(config, logger));
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
@@ -124,6 +126,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       succeeded = true;
       const payload = route.payload ? route.payload(result.data, input) : Object.values(result.data)[0];
       route.after?.(res, payload, req);
+      if (route.redirect) return void res.redirect(302, route.redirect(payload));
       const status = route.status ?? 200;
       if (v1 && status === 204) return void res.status(204).end();
       if (v1) return void res.status(status).json(route.envelope === 'v1List' ? v1ListBody(payload as never, route.pageCounts ?? false) : v1Body(payload));

@@ -97,6 +97,8 @@ export interface Route {
    * usual mapping. Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
    */
   v1Failure?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
+  /** Answers 302 to the URL this gives of the payload instead of a body (a tracked link). */
+  redirect?: (payload: unknown) => string;
   /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */
   doc?: V1RouteDoc;
 }

@@ -28,6 +28,8 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
       ...passThrough(module.environment ?? []),
       '    volumes:',
       `      - ${name}-data:/data`,
+      // Object storage (core/storage/object-storage.ts: report files) is shared by every part: the analytics job writes, the REST adapter serves.
+      '      - objects:/data/objects',
       '    depends_on:',
       '      postgres:',
       '        condition: service_healthy',
@@ -94,6 +96,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '      - "3000:3000"',
     '    volumes:',
     '      - rest-data:/data',
+    '      - objects:/data/objects',
     '    depends_on:',
     '      - gateway',
     '',
@@ -101,6 +104,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '  postgres-data:',
     ...names.map((name) => `  ${name}-data:`),
     '  rest-data:',
+    '  objects:',
     '',
   ].join('\n');
 }

@@ -8,13 +8,14 @@ import { pointModule } from './point/module';
 import { rewardModule } from './reward/module';
 import { webhookModule } from './webhook/module';
 import { bookingModule } from './booking/module';
+import { analyticsModule } from './analytics/module';
 
 /**
  * Every domain of the platform, one line each. The platform start, the supergraph, the configuration
  * (`<NAME>_PORT`, `<NAME>_HOST`, `<NAME>_URL` and each domain's own settings) and docker-compose.yml are
  * derived from this list.
  */
-export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule, notificationModule, webhookModule, bookingModule, campaignModule];
+export const MODULES: readonly DomainModule<any, any>[] = [authModule, pointModule, clusterModule, rewardModule, notificationModule, webhookModule, bookingModule, campaignModule, analyticsModule];
 
 /** The platform's configuration: the kernel's settings and every registered domain's. */
 export const loadPlatformConfig = (env: Env = process.env): Config => loadConfig(env, MODULES);

@@ -13,6 +13,7 @@ import { PublishedEvent, recordEvent } from '../core/events/outbox-event';
 import { startOutboxRelay } from '../core/events/outbox-relay';
 import { createLogger } from '../core/logger';
 import { openModuleOrm } from '../core/module';
+import { Segment } from '../subgraphs/cluster/entities/segment';
 import { clusterModule } from '../subgraphs/cluster/module';
 import { pointModule } from '../subgraphs/point/module';
 import { LedgerService } from '../subgraphs/point/services/ledger.service';
@@ -37,6 +38,12 @@ afterAll(async () => {
   await stopJobQueue(boss);
   await pointOrm.close();
 });
+
+/**
+ * 300 earns through four relays: every queue subscribed to points events (the platform's own consumers too)
+ * gets its jobs and works them on the same cores, so under a loaded CI the test may outlast jest's 30 s.
+ */
+const BUSY_RELAY_TIMEOUT_MS = 120_000;
 
 /** Retries with backoff take a while: these waits allow 30 s. */
 const waitFor = <T>(probe: () => Promise<T | undefined | null | false>, what: string) => waitUntil(probe, what, 30_000);
@@ -83,7 +90,7 @@ describe('the outbox relay', () => {
         stream.map((_, index) => ['point', memberId, index === 0 ? null : stream[index - 1].sequence]),
       );
     }
-  });
+  }, BUSY_RELAY_TIMEOUT_MS);
 
   it('numbers a member’s events in commit order, even when the later writer inserted first', async () => {
     const memberId = randomUUID();
@@ -135,6 +142,8 @@ describe('an event consumer', () => {
   /** The events (member, balance after) that fail until the fault is "fixed", and how often each was tried. */
   const failing = new Set<string>();
   const attempts = new Map<string, number>();
+  /** Members whose events also rename a segment (an entity change) to the balance they carry, before failing or not. */
+  const renames = new Map<string, string>();
 
   beforeAll(async () => {
     const url = process.env.TEST_DATABASE_URL!;
@@ -152,6 +161,8 @@ describe('an event consumer', () => {
       apply: async (em, event) => {
         const { memberId, balanceAfter } = event.data;
         const key = `${memberId}:${balanceAfter}`;
+        const segmentId = renames.get(memberId);
+        if (segmentId) (await em.findOneOrFail(Segment, segmentId)).name_en = `renamed by ${balanceAfter}`;
         if (failing.has(key)) {
           attempts.set(key, (attempts.get(key) ?? 0) + 1);
           throw new Error(`cannot apply ${balanceAfter} of ${memberId}`);
@@ -242,6 +253,31 @@ describe('an event consumer', () => {
     await waitFor(async () => (await applied(memberId)).length === 4, 'the rest of the stream');
     expect(await applied(memberId)).toEqual(['1.00', '2.00', '3.00', '4.00']);
   }, 90_000);
+
+  it('keeps no entity change of a parked event that failed: the events applied before it commit without it', async () => {
+    const [memberId, segmentId] = [randomUUID(), randomUUID()];
+    await pool.query(`insert into cluster.segment (id, name_en, type, created_at, updated_at) values ($1, $2, 'manual', now(), now())`, [segmentId, `segment ${segmentId}`]);
+    renames.set(memberId, segmentId);
+    failing.add(`${memberId}:2.00`);
+    const chained = (sequence: number) => ({
+      id: randomUUID(),
+      type: 'points.earned',
+      source: 'point',
+      aggregateId: memberId,
+      sequence: String(sequence),
+      previousSequence: sequence === 1 ? null : String(sequence - 1),
+      occurredAt: new Date().toISOString(),
+      data: { memberId, balanceAfter: `${sequence}.00` },
+    });
+    const [first, second] = [chained(1), chained(2)];
+    await sendAndWait(boss, queue, second, 30_000); // parked behind the first
+    await sendAndWait(boss, queue, first, 30_000); // applied; the parked second fails in its turn and goes back on the queue
+    const letter = await waitFor(() => deadLetterOf(memberId), 'the dead letter of the second event');
+    expect(letter).toMatchObject({ eventId: second.id, error: `cannot apply 2.00 of ${memberId}` });
+    expect(await applied(memberId)).toEqual(['1.00']);
+    const { rows } = await pool.query('select name_en from cluster.segment where id = $1', [segmentId]);
+    expect(rows).toEqual([{ name_en: 'renamed by 1.00' }]);
+  });
 
   it('changes nothing when an event is delivered again', async () => {
     const memberId = randomUUID();

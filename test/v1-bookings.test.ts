@@ -1,4 +1,9 @@
+import PgBoss from 'pg-boss';
+import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
+import { createLogger } from '../core/logger';
+import { MEMBER_ACTIVITY_QUEUE } from '../subgraphs/point/services/member-activity';
 import { usePlatform } from './support/use-platform';
+import { sendAndWait, waitFor } from './support/wait-for';
 
 const VENUES = '/api/v1/venues';
 const BOOKINGS = '/api/v1/bookings';
@@ -260,8 +265,35 @@ describe('booking lifecycle', () => {
     expect((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code })).status).toBe(409);
     const events = await eventsOf(booking.id);
     expect(events.map((event) => event.type)).toEqual(['booking.created', 'booking.checked_in']);
-    expect(events[1].payload).toMatchObject({ bookingId: booking.id, memberId: member.id, venueId: venue.id, date: DAY, time: '19:00', guests: 2, status: 'confirmed' });
+    expect(events[1].payload).toMatchObject({ bookingId: booking.id, memberId: member.id, venueId: venue.id, venueName: 'Riverside', date: DAY, time: '19:00', guests: 2, status: 'confirmed' });
     expect(events[1].payload.checkedInAt).toBeTruthy();
+  });
+
+  it("a booking and its check-in are the customer's interactions (booking, visit), once each whatever the deliveries", async () => {
+    const venue = await createVenue({ name: 'Lakeside' });
+    const customer = await platform.loginMember();
+    const booking = (await book(venue.id, { customer_id: customer.id, guests: 3 }, customer.token)).body.data;
+    expect((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code })).status).toBe(200);
+    const path = `/api/v1/customers/${customer.id}/interactions`;
+    const listed = await waitFor(async () => {
+      const response = await api('GET', path, undefined, customer.token);
+      return response.body.data?.length === 2 && response.body.data;
+    }, 'the booking and the visit were recorded');
+    expect(listed).toEqual([
+      { id: expect.any(String), type: 'visit', channel: 'booking', description: `Visit to Lakeside (booking of ${DAY} 19:00, 3 guests)`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
+      { id: expect.any(String), type: 'booking', channel: 'booking', description: `Booking at Lakeside for ${DAY} 19:00, 3 guests`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
+    ]);
+    expect((await api('GET', `${path}?type=visit`, undefined, customer.token)).body.data.map((interaction: { type: string }) => interaction.type)).toEqual(['visit']);
+
+    // The check-in's event delivered again, as a redelivery would: still one visit.
+    const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from booking.outbox_event where type = 'booking.checked_in' and payload->>'bookingId' = $1`, [booking.id])).rows;
+    const boss: PgBoss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
+    try {
+      await sendAndWait(boss, MEMBER_ACTIVITY_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
+    } finally {
+      await stopJobQueue(boss);
+    }
+    expect((await api('GET', path, undefined, customer.token)).body.pagination.total).toBe(2);
   });
 
   it('lets tenants (read scope) list bookings but not book', async () => {

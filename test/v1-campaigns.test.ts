@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
 import PgBoss from 'pg-boss';
 import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
@@ -128,11 +129,32 @@ describe('POST /api/v1/campaigns', () => {
     expect((await platform.api('POST', BASE, { body: draftBody() })).status).toBe(401);
   });
 
-  it('keeps the target segment as {id, name}; an unknown segment is 400 on target_segment_id', async () => {
+  it("answers the target segment as {id, name}, the name the cluster's now (federation); an unknown segment is 400 on target_segment_id", async () => {
     const segmentId = await manualSegment([]);
     const id = await createCampaign({ target_segment_id: segmentId });
     const read = await api('GET', `${BASE}/${id}`);
     expect(read.body.data.target_segment).toEqual({ id: segmentId, name: expect.stringMatching(/^Segment /) });
+    const renamed = unique('Renamed ');
+    expect((await api('PUT', `/cluster/api/segments/${segmentId}`, { name_en: renamed })).status).toBe(200);
+    expect((await api('GET', `${BASE}/${id}`)).body.data.target_segment).toEqual({ id: segmentId, name: renamed });
+    for (const unknown of ['f0000000-0000-4000-8000-000000000000', 'nope']) {
+      const refused = await api('POST', BASE, draftBody({ target_segment_id: unknown }));
+      expect([unknown, refused.status, detailFields(refused.body)]).toEqual([unknown, 400, ['target_segment_id']]);
+    }
+  });
+
+  it("a customer reading a campaign sees its segment's name, not its rule or member count", async () => {
+    const segmentId = await manualSegment([]);
+    const id = await activeCampaign({ target_segment_id: segmentId });
+    const customer = await platform.loginMember();
+    const query = `query ($id: ID!) { campaign(id: $id) { targetSegment { id name_en } } }`;
+    expect((await platform.graphql(query, { id }, customer.token)).body.data.campaign.targetSegment).toEqual({ id: segmentId, name_en: expect.stringMatching(/^Segment /) });
+    for (const field of ['rule { minPoints }', 'memberCount']) {
+      const response = await platform.graphql(`query ($id: ID!) { campaign(id: $id) { targetSegment { id ${field} } } }`, { id }, customer.token);
+      expect([field, response.body.errors?.[0].extensions.code]).toEqual([field, 'FORBIDDEN']);
+      const staff = await platform.graphql(`query ($id: ID!) { campaign(id: $id) { targetSegment { id ${field} } } }`, { id }, marketing.token);
+      expect([field, staff.body.errors]).toEqual([field, undefined]);
+    }
   });
 });
 
@@ -316,6 +338,12 @@ describe('participants and a customer\'s campaigns', () => {
     expect((await api('GET', `${BASE}/${id}/participants`, undefined, first.token)).status).toBe(403);
     expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ participant_count: 2, conversion_rate: 0.5 });
 
+    const joined = await waitFor(async () => {
+      const response = await api('GET', `/api/v1/customers/${first.id}/interactions?type=campaign_joined`, undefined, first.token);
+      return response.body.data?.length === 1 && response.body.data[0];
+    }, 'the join was recorded as an interaction');
+    const name = (await api('GET', `${BASE}/${id}`)).body.data.name;
+    expect(joined).toMatchObject({ type: 'campaign_joined', channel: 'campaign', description: `Joined campaign ${name}`, amount: null, points_earned: 0 });
     const own = await api('GET', `/api/v1/customers/${first.id}/campaigns?status=active`, undefined, first.token);
     expect(own.status).toBe(200);
     expect(own.body.data).toEqual([expect.objectContaining({ campaign_id: id, status: 'active', campaign: expect.objectContaining({ id, status: 'active' }) })]);
@@ -324,6 +352,10 @@ describe('participants and a customer\'s campaigns', () => {
     await api('POST', `${BASE}/${id}/end`, {});
     const ended = await api('GET', `/api/v1/customers/${first.id}/campaigns?status=ended`);
     expect(ended.body.data.map((participant: { campaign_id: string }) => participant.campaign_id)).toEqual([id]);
+    for (const unknown of ['f0000000-0000-4000-8000-000000000000', 'nobody']) {
+      const missing = await api('GET', `/api/v1/customers/${unknown}/campaigns`);
+      expect([unknown, missing.status, missing.body.error?.code]).toEqual([unknown, 404, 'CUSTOMER_NOT_FOUND']);
+    }
   });
 });
 
@@ -380,6 +412,33 @@ describe('progress from purchases', () => {
     expect(full.body.error.code).toBe('CAMPAIGN_FULL');
   });
 
+  it('purchases delivered out of order and twice are applied in order, once: one completion, one award', async () => {
+    const id = await activeCampaign({ rules: { min_purchase: 100 }, reward: { type: 'points', value: 30 } });
+    const customer = await platform.loginMember();
+    expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+    const before = await balanceOf(customer.id);
+    // Two purchases of the customer as the point domain's relay would chain them (sequence 1, then 2).
+    const at = new Date().toISOString();
+    const purchaseEvent = (sequence: number, amount: string) => ({
+      id: randomUUID(),
+      type: 'transaction.completed',
+      source: 'point',
+      aggregateId: customer.id,
+      sequence: String(sequence),
+      previousSequence: sequence === 1 ? null : String(sequence - 1),
+      occurredAt: at,
+      data: { transactionId: randomUUID(), customerId: customer.id, amount, storeId: null, category: null, externalId: null, status: 'completed', pointsEarned: '0', occurredAt: at, createdAt: at },
+    });
+    const [first, second] = [purchaseEvent(1, '60.00'), purchaseEvent(2, '40.00')];
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, second); // parked: its predecessor is not applied yet
+    expect((await participantOf(id, customer.id)).progress.current).toBe(0);
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, first); // applied, then the parked second
+    for (const again of [first, second]) await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, again);
+    expect(await participantOf(id, customer.id)).toMatchObject({ status: 'completed', reward_claimed: true, progress: { current: 100, target: 100, percentage: 100 } });
+    expect(await balanceOf(customer.id)).toBe(before + 30);
+    expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toHaveLength(1);
+  });
+
   it('sums amounts towards min_purchase; an event delivered again counts nothing and awards nothing twice', async () => {
     const id = await activeCampaign({ rules: { min_purchase: 100 }, reward: { type: 'points', value: 30 } });
     const customer = await platform.loginMember();
@@ -405,6 +464,80 @@ describe('progress from purchases', () => {
     const awards = await platform.sql.query(`select count(*)::int as n from point.point_transaction where member_id = $1 and note = $2`, [customer.id, `Campaign ${id}`]);
     expect(awards.rows[0].n).toBe(1);
     expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toHaveLength(1);
+  });
+});
+
+describe('a reward claim as the reward', () => {
+  const purchase = async (customerId: string) => {
+    const response = await api('POST', '/api/v1/transactions', { customer_id: customerId, amount: 1 }, admin.token);
+    expect(response.status).toBe(201);
+    return response.body.data.id as string;
+  };
+  const participantOf = async (campaignId: string, customerId: string) =>
+    (await api('GET', `${BASE}/${campaignId}/participants`)).body.data.find((participant: { customer_id: string }) => participant.customer_id === customerId);
+  const codesOf = async (customerId: string) =>
+    (await platform.sql.query('select c.id, r.point_usage::text as point_usage from reward.reward_code c join reward.redemption r on r.id = c.redemption_id where c.member_id = $1', [customerId])).rows;
+  async function catalogWithStock(stock: number): Promise<{ id: string; rewardId: string }> {
+    const input = { name_en: unique('Reward '), description_en: 'd', type: 'POINT', benefitValue: 10, stock, stockType: 'LIMITED' };
+    const created = await platform.graphql(`mutation ($input: CreateRewardInput!) { createReward(input: $input) { id } }`, { input }, marketing.token);
+    if (created.body.errors) throw new Error(JSON.stringify(created.body.errors));
+    const rewardId = created.body.data.createReward.id;
+    const catalog = await platform.api('POST', '/reward/api/reward-catalogs', { token: marketing.token, body: { name_en: unique('Catalog '), description_en: 'd', rewardId, redeemRule: { pointUsage: 500 } } });
+    if (catalog.status !== 201) throw new Error(JSON.stringify(catalog.body));
+    return { id: catalog.body.data.id, rewardId };
+  }
+
+  it('must name a live reward: another id is 400 on reward.value', async () => {
+    for (const value of ['f0000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const response = await api('POST', BASE, draftBody({ reward: { type: 'reward', value } }));
+      expect([value, response.status, detailFields(response.body)]).toEqual([value, 400, ['reward.value']]);
+    }
+  });
+
+  it('completing grants one claim without spending points, once whatever the deliveries; with no stock left the participation completes without it', async () => {
+    const catalog = await catalogWithStock(1);
+    const id = await activeCampaign({ reward: { type: 'reward', value: catalog.id } });
+    const [first, second] = [await platform.loginMember(), await platform.loginMember()];
+    for (const customer of [first, second]) expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+
+    const bought = await purchase(first.id);
+    const done = await waitFor(async () => {
+      const participant = await participantOf(id, first.id);
+      return participant?.status === 'completed' ? participant : null;
+    }, 'the first participation completed');
+    expect(done.reward_claimed).toBe(true);
+    // The catalog costs 500 points the customer does not have: nothing was spent.
+    expect(await codesOf(first.id)).toEqual([{ id: expect.any(String), point_usage: '0.00' }]);
+    const claims = await api('GET', `/api/v1/customers/${first.id}/rewards`, undefined, first.token);
+    expect(claims.body.data.map((claim: { reward_id: string }) => claim.reward_id)).toEqual([catalog.id]);
+
+    const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [bought])).rows;
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
+    expect(await codesOf(first.id)).toHaveLength(1);
+
+    await purchase(second.id);
+    const late = await waitFor(async () => {
+      const participant = await participantOf(id, second.id);
+      return participant?.status === 'completed' ? participant : null;
+    }, 'the second participation completed');
+    expect(late.reward_claimed).toBe(false);
+    expect(await codesOf(second.id)).toEqual([]);
+    expect((await platform.sql.query('select stock from reward.reward where id = $1', [catalog.rewardId])).rows[0].stock).toBe(0);
+  });
+
+  it('grantRewardCatalog needs reward:manage: customers and tenants are refused and nothing is issued', async () => {
+    const catalog = await catalogWithStock(5);
+    const customer = await platform.loginMember();
+    const grant = `mutation ($id: ID!, $memberId: ID!) { grantRewardCatalog(id: $id, memberId: $memberId, reference: "test") { redemptionId } }`;
+    for (const token of [customer.token, tenant.token]) {
+      const response = await platform.graphql(grant, { id: catalog.id, memberId: customer.id }, token);
+      expect(response.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    }
+    expect(await codesOf(customer.id)).toEqual([]);
+    const granted = await platform.graphql(grant, { id: catalog.id, memberId: customer.id }, marketing.token);
+    const again = await platform.graphql(grant, { id: catalog.id, memberId: customer.id }, marketing.token);
+    expect(again.body.data.grantRewardCatalog.redemptionId).toBe(granted.body.data.grantRewardCatalog.redemptionId);
+    expect(await codesOf(customer.id)).toHaveLength(1);
   });
 });
 
@@ -470,5 +603,25 @@ describe('GET /api/v1/campaigns/{id}/analytics', () => {
     expect(detailFields(bad.body)).toEqual(['date_from', 'group_by']);
     expect((await api('GET', `${BASE}/00000000-0000-4000-8000-000000000000/analytics`)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
     expect((await api('GET', `${BASE}/${id}/analytics`, undefined, first.token)).status).toBe(403);
+  });
+
+  it('refunds lower the revenue (a wholly refunded purchase is no order), whatever the deliveries; the completion stays', async () => {
+    const id = await activeCampaign({ rules: { min_purchase: 50 } });
+    const customer = await platform.loginMember();
+    await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    const bought: string[] = [];
+    for (const amount of [60, 40]) bought.push((await api('POST', '/api/v1/transactions', { customer_id: customer.id, amount }, admin.token)).body.data.id);
+    const metricsOf = async () => (await api('GET', `${BASE}/${id}/analytics`)).body.data.metrics;
+    await waitFor(async () => (await metricsOf()).revenue === 100, 'both purchases counted');
+    expect((await api('POST', `/api/v1/transactions/${bought[0]}/refund`, {}, admin.token)).status).toBe(200);
+    expect((await api('POST', `/api/v1/transactions/${bought[1]}/refund`, { amount: 10 }, admin.token)).status).toBe(200);
+    const metrics = await waitFor(async () => {
+      const now = await metricsOf();
+      return now.revenue === 30 && now;
+    }, 'the refunds lowered the revenue');
+    expect(metrics).toEqual({ participants: 1, conversions: 1, conversion_rate: 1, revenue: 30, average_order_value: 30 });
+    const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.refunded' and payload->>'transactionId' = $1`, [bought[1]])).rows;
+    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
+    expect(await metricsOf()).toEqual(metrics);
   });
 });

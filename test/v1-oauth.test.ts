@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { authorizationCode, basic, consent, getAuthorize, hiddenInputs, pkcePair, postAuthorize, postForm, REDIRECT_URI, registerClient, RegisteredClient } from './support/oauth';
-import { startTestPlatform, unique } from './support/test-platform';
+import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 
 const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'] });
@@ -316,7 +316,7 @@ describe('POST /oauth/authorize', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });
 
 describe('POST /oauth/token', () => {

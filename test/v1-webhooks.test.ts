@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
-import { startTestPlatform, unique } from './support/test-platform';
+import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
 
@@ -357,7 +357,7 @@ describe('several delivering processes', () => {
     } finally {
       await second.close();
     }
-  });
+  }, PLATFORM_START_TIMEOUT_MS);
 });
 
 describe('webhooks in GraphQL (admin UI)', () => {

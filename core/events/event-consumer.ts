@@ -71,7 +71,7 @@ const isChained = (event: PublishedEvent): event is ChainedEvent => Boolean(even
  *   job completed) until its predecessor is applied. A failing event thus holds back only its own
  *   aggregate, and only until it is applied (after a retry, or replayed from the dead-letter queue).
  * - A parked event that fails when its turn comes is put back on the queue as a new job, so it gets
- *   its own retries and dead letter.
+ *   its own retries and dead letter; what it changed is rolled back, rows and entities alike.
  */
 export async function startEventConsumer<T = Record<string, unknown>>(options: EventConsumerOptions<T>): Promise<void> {
   const { orm, boss, logger, queue, events } = options;
@@ -113,8 +113,12 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
         [...stream, last],
       );
       if (!next) break;
+      // Each parked event in a savepoint with an identity map of its own: a failure rolls back its rows,
+      // and no entity it changed is left in `em` for the outer commit to flush.
+      await em.flush();
+      em.clear();
       try {
-        await em.transactional((inner) => apply(inner, next.message));
+        await em.transactional((inner) => apply(inner, next.message), { clear: true });
       } catch (error) {
         logger.warn({ err: error, queue, eventId: next.message.id }, 'parked event failed: back on the queue');
         await boss.insert([{ name: queue, data: next.message }], { db: inTransaction(em) });

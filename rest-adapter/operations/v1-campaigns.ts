@@ -1,6 +1,6 @@
 /** The GraphQL documents behind the /api/v1 campaign routes; CI validates each against the supergraph. */
 
-const CAMPAIGN = `id name description type status startDate endDate targetSegment { id name } reward rules content participantCount conversionRate createdAt updatedAt`;
+const CAMPAIGN = `id name description type status startDate endDate targetSegment { id name: name_en } reward rules content participantCount conversionRate createdAt updatedAt`;
 const PARTICIPANT = `id campaignId customerId status joinedAt completedAt rewardClaimed progress { current target percentage }`;
 
 const METRICS = 'participants conversions conversionRate revenue averageOrderValue';
@@ -17,7 +17,8 @@ export const V1_CAMPAIGN_OPERATIONS = {
   V1CampaignParticipants: `query V1CampaignParticipants($campaignId: ID!, $status: String, $page: Int, $limit: Int) {
     campaignParticipants(campaignId: $campaignId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT} } } }`,
   V1CustomerCampaigns: `query V1CustomerCampaigns($customerId: ID!, $status: String, $page: Int, $limit: Int) {
-    customerCampaigns(customerId: $customerId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT} campaign { ${CAMPAIGN} } } } }`,
+    member(id: $customerId) { id }
+    campaigns: customerCampaigns(customerId: $customerId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT} campaign { ${CAMPAIGN} } } } }`,
   V1CampaignAnalytics: `query V1CampaignAnalytics($id: ID!, $dateFrom: String, $dateTo: String, $groupBy: String) {
     campaignAnalytics(id: $id, dateFrom: $dateFrom, dateTo: $dateTo, groupBy: $groupBy) {
       campaignId metrics { ${METRICS} } byDate { date ${METRICS} } } }`,

@@ -118,6 +118,7 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
       response: { allOf: [ref('Participant'), object({ campaign: ref('Campaign') }, ['campaign'])] },
     },
     variables: ({ params, query }) => ({ customerId: params.id, status: query.status, page: query.page, limit: query.limit }),
+    payload: ({ campaigns }) => campaigns,
   },
   {
     method: 'get',

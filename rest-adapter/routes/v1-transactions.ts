@@ -76,9 +76,9 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
     doc: {
-      summary: "A customer's purchases (through the API or approved receipts) and refunds, newest first",
+      summary: "A customer's purchases (through the API or approved receipts), refunds, bookings, visits (check-ins) and campaign joins, newest first",
       query: {
-        type: oneOf('purchase', 'refund', 'visit', 'click', 'campaign_joined'),
+        type: oneOf('purchase', 'refund', 'booking', 'visit', 'click', 'campaign_joined'),
         date_from: dateQuery('at or after'),
         date_to: dateQuery('at or before (a bare date covers its day)'),
       },

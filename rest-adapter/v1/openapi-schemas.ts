@@ -154,8 +154,8 @@ export const V1_COMPONENTS = {
   }),
   Interaction: record({
     id: id(),
-    type: oneOf('purchase', 'refund', 'visit', 'click', 'campaign_joined'),
-    channel: oneOf('api', 'receipt'),
+    type: oneOf('purchase', 'refund', 'booking', 'visit', 'click', 'campaign_joined'),
+    channel: oneOf('api', 'receipt', 'booking', 'campaign'),
     description: string(),
     amount: nullable(number()),
     points_earned: integer({ description: 'negative for points a refund took back' }),

@@ -31,6 +31,8 @@ export interface BookingChanged {
   bookingId: string;
   memberId: string;
   venueId: string;
+  /** The venue's name when the event was recorded (for interactions and notifications). */
+  venueName: string;
   type: string;
   date: string;
   time: string;

@@ -7,7 +7,7 @@ import { Venue } from './entities/venue';
 import { bookingMigrations } from './migrations';
 import { BookingResolver } from './resolvers/booking.resolver';
 import { VenueResolver } from './resolvers/venue.resolver';
-import { BOOKING_SUPERGRAPH_OPERATIONS, BookingMembers } from './services/booking-members';
+import { BOOKING_SUPERGRAPH_OPERATIONS, bookingMembers } from './services/booking-members';
 import { BookingService } from './services/booking.service';
 import { BookingSettings, parseBookingSettings } from './settings';
 
@@ -21,7 +21,7 @@ export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnTy
   services: bookingServices,
   settings: parseBookingSettings,
   environment: ['BOOKING_TIME_ZONE'],
-  deps: ({ settings, config, gateway }) => ({ settings, members: BookingMembers.over(config, gateway) }),
+  deps: ({ settings, config, gateway }) => ({ settings, members: bookingMembers(config, gateway) }),
   supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
   jobs: [
     {

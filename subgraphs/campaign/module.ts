@@ -1,6 +1,6 @@
 import { startEventConsumer } from '../../core/events/event-consumer';
 import { defineModule } from '../../core/module';
-import { TransactionCompleted } from '../point/contract';
+import { TransactionCompleted, TransactionRefunded } from '../point/contract';
 import { CampaignDeps } from './campaign-deps';
 import { campaignServices } from './context';
 import { CAMPAIGN } from './contract';
@@ -12,7 +12,7 @@ import { MemberCampaignsResolver } from './resolvers/member-campaigns.resolver';
 import { MemberReference } from './types/member.type';
 import { CAMPAIGN_SUPERGRAPH_OPERATIONS, CampaignSupergraph } from './services/campaign-supergraph';
 import { CampaignService } from './services/campaign.service';
-import { applyPurchaseToCampaigns, CAMPAIGN_PROGRESS_EVENTS, CAMPAIGN_PROGRESS_QUEUE } from './services/campaign-progress';
+import { applyTransactionToCampaigns, CAMPAIGN_PROGRESS_EVENTS, CAMPAIGN_PROGRESS_QUEUE } from './services/campaign-progress';
 
 /** Campaign: marketing campaigns (draft → active → ended), participants, and their progress from purchases. */
 export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typeof campaignServices>>({
@@ -28,7 +28,7 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
   // The consumer needs the gateway (points awards), which `consumers` entries do not receive: started here.
   onStart: ({ orm, boss, logger, deps }) =>
-    startEventConsumer<TransactionCompleted>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyPurchaseToCampaigns(em, event, deps.supergraph) }),
+    startEventConsumer<TransactionCompleted | TransactionRefunded>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyTransactionToCampaigns(em, event, deps.supergraph) }),
   jobs: [
     {
       queue: 'campaign.end-due',

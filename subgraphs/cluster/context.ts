@@ -1,7 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
+import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
 import { RequestContext } from '../../core/context';
+import { isRecordId } from '../../core/ids';
 import { ClusterDeps } from './cluster-deps';
+import { Segment } from './entities/segment';
 import { Tier } from './entities/tier';
 import { BadgeService } from './services/badge.service';
 import { CustomerTierService } from './services/customer-tier.service';
@@ -24,6 +27,12 @@ async function tiersOfMembers(em: EntityManager, memberIds: string[]): Promise<M
   return new Map(projections.map((row) => [row.member_id, byId.get(row.tier_id)]));
 }
 
+/** Segments by id, removed ones included (a campaign may still target one): federation's references. */
+async function segmentsByIds(em: EntityManager, ids: string[]): Promise<Map<string, Segment | null>> {
+  const segments = await em.find(Segment, { id: { $in: ids.filter(isRecordId) } }, INCLUDING_DELETED);
+  return new Map(segments.map((segment) => [segment.id, segment]));
+}
+
 /** The cluster services of one request, on its unit of work. */
 export function clusterServices(em: EntityManager, deps: ClusterDeps) {
   return {
@@ -35,6 +44,8 @@ export function clusterServices(em: EntityManager, deps: ClusterDeps) {
     customerTiers: new CustomerTierService(em, deps),
     /** Member.tier: a page of members costs two queries. */
     memberTiers: new BatchLoader((memberIds: string[]) => tiersOfMembers(em, memberIds), undefined),
+    /** Segment references of a page of campaigns: one query. */
+    segmentReferences: new BatchLoader((ids: string[]) => segmentsByIds(em, ids), null),
   };
 }
 

@@ -2,7 +2,7 @@ import { defineModule } from '../../core/module';
 import { AUTH } from '../auth/contract';
 import { POINT } from '../point/contract';
 import { CLUSTER_SUPERGRAPH_OPERATIONS, clusterDeps } from './cluster-deps';
-import { clusterServices } from './context';
+import { ClusterContext, clusterServices } from './context';
 import { CLUSTER } from './contract';
 import { Badge, BadgeMemberProgress } from './entities/badge';
 import { InterestCategory } from './entities/interest-category';
@@ -46,7 +46,10 @@ export const clusterModule = defineModule({
     CustomerTierResolver,
   ],
   orphanedTypes: [MemberReference],
-  referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
+  referenceResolvers: {
+    Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) },
+    Segment: { __resolveReference: (reference: { id: string }, ctx: ClusterContext) => ctx.services.segmentReferences.load(reference.id) },
+  },
   deps: ({ config, gateway }) => clusterDeps(config, gateway),
   supergraphOperations: CLUSTER_SUPERGRAPH_OPERATIONS,
   services: clusterServices,

@@ -5,11 +5,19 @@ export const NOTIFICATION = {
   name: 'notification',
   permissions: {
     manage: 'notification:manage',
+    read: 'notification:read',
   },
   grants: {
-    marketing: ['notification:manage'],
+    marketing: ['notification:manage', 'notification:read'],
+    tenant: ['notification:read'],
   },
-  events: { created: 'notification.created', read: 'notification.read' },
+  events: {
+    created: 'notification.created',
+    read: 'notification.read',
+    sent: 'notification.sent',
+    delivered: 'notification.delivered',
+    failed: 'notification.failed',
+  },
 } as const satisfies DomainContract;
 
 /**
@@ -43,4 +51,24 @@ export interface NotificationRead {
   notificationId: string | null;
   updatedCount: number;
   readAt: string;
+}
+
+/** `notification.sent`: a v1 notification began sending (aggregate: the notification). */
+export interface NotificationSent {
+  notificationId: string;
+  title: string;
+  channel: string;
+  /** Recipients known when sending began (a segment's count then; the detail has the final number). */
+  totalRecipients: number;
+  sentAt: string;
+}
+
+/** `notification.delivered` / `notification.failed`: one recipient's outcome on one channel (aggregate: the customer). */
+export interface NotificationDeliveryOutcome {
+  notificationId: string;
+  customerId: string;
+  channel: string;
+  /** Why it failed (null when delivered). */
+  error: string | null;
+  occurredAt: string;
 }

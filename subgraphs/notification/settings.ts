@@ -16,6 +16,31 @@ export interface NotificationSettings {
   translateRetryLimit: number;
   /** TRANSLATE_RETRY_DELAY_SECONDS (default 30): the first delay between tries, doubling each time. */
   translateRetryDelaySeconds: number;
+  /** NOTIFY_RETRY_SCHEDULE (default 30,120,600,1800): seconds before each retry of a delivery a channel refused for now. */
+  notifyRetrySchedule: number[];
+  /** NOTIFY_CHANNEL_TIMEOUT_MS (default 10000): how long one channel call may take. */
+  notifyChannelTimeoutMs: number;
+  /** NOTIFY_BATCH_SIZE (default 500): in-app deliveries written per transaction. */
+  notifyBatchSize: number;
+  /** CHATAPP_NOTIFY_TEMPLATE_ID: the chat-app subscribe-message template of chatapp_mini_program sends. */
+  chatappNotifyTemplateId?: string;
+  /** SMS_URL: the HTTP SMS gateway (POST JSON); without it SMS go to the local outbox. */
+  smsUrl?: string;
+  /** SMS_API_KEY: sent as a Bearer token to SMS_URL. */
+  smsApiKey?: string;
+}
+
+const MAX_SCHEDULE = 20;
+const MAX_RETRY_SECONDS = 7 * 86400;
+
+function parseRetrySchedule(env: Env, problems: string[]): number[] {
+  const given = env.NOTIFY_RETRY_SCHEDULE?.trim() || '30,120,600,1800';
+  const parts = given.split(',').map((part) => Number(part.trim()));
+  if (parts.length > MAX_SCHEDULE || parts.some((part) => !Number.isInteger(part) || part < 1 || part > MAX_RETRY_SECONDS)) {
+    problems.push(`NOTIFY_RETRY_SCHEDULE must be at most ${MAX_SCHEDULE} whole numbers of seconds (1 to ${MAX_RETRY_SECONDS}) separated by commas, got "${given}"`);
+    return [];
+  }
+  return parts;
 }
 
 export function parseNotificationSettings(env: Env, problems: string[]): NotificationSettings {
@@ -31,5 +56,19 @@ export function parseNotificationSettings(env: Env, problems: string[]): Notific
   if (translateRetryDelaySeconds > MAX_RETRY_DELAY_SECONDS) {
     problems.push(`TRANSLATE_RETRY_DELAY_SECONDS must be at most ${MAX_RETRY_DELAY_SECONDS}, got "${translateRetryDelaySeconds}"`);
   }
-  return { translateUrl, translateApiKey, translateRetryLimit, translateRetryDelaySeconds };
+  const smsApiKey = env.SMS_API_KEY || undefined;
+  const smsUrl = parseUrl(env, 'SMS_URL', problems, ['http:', 'https:']);
+  if (smsApiKey && !smsUrl) problems.push('SMS_API_KEY is set without SMS_URL');
+  return {
+    translateUrl,
+    translateApiKey,
+    translateRetryLimit,
+    translateRetryDelaySeconds,
+    notifyRetrySchedule: parseRetrySchedule(env, problems),
+    notifyChannelTimeoutMs: parsePositiveInt(env, 'NOTIFY_CHANNEL_TIMEOUT_MS', 10_000, problems),
+    notifyBatchSize: Math.min(parsePositiveInt(env, 'NOTIFY_BATCH_SIZE', 500, problems), 5000),
+    chatappNotifyTemplateId: env.CHATAPP_NOTIFY_TEMPLATE_ID || undefined,
+    smsUrl,
+    smsApiKey,
+  };
 }

@@ -19,14 +19,16 @@ import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
-import { POINT_SUPERGRAPH_OPERATIONS, PointMembers } from './services/point-members';
+import { applyMemberActivity, MEMBER_ACTIVITY_EVENTS, MEMBER_ACTIVITY_QUEUE } from './services/member-activity';
+import { POINT_SUPERGRAPH_OPERATIONS, pointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
 
 /**
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
- * tickets, shop rules and receipts. Contributes `Member.pointBalance`.
+ * tickets, shop rules and receipts, purchases, and members' interactions (bookings, visits and
+ * campaign joins kept from those domains' events). Contributes `Member.pointBalance`.
  */
 export const pointModule = defineModule({
   contract: POINT,
@@ -40,9 +42,10 @@ export const pointModule = defineModule({
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
   deps: ({ settings, config, gateway }) => {
     const ledger = new LedgerService(settings.expiry);
-    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: PointMembers.over(config, gateway) };
+    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: pointMembers(config, gateway) };
   },
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
+  consumers: [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }],
   services: pointServices,
   jobs: [
     {

@@ -1,8 +1,6 @@
-import { AccessTokens } from '../../core/auth/jwt';
-import { ServiceIdentity } from '../../core/auth/service-identity';
 import { Config } from '../../core/config';
 import { OperationExecutor } from '../../core/graphql-http';
-import { SupergraphClient } from '../../core/supergraph-client';
+import { supergraphAs } from '../../core/supergraph-client';
 import { RedemptionPoints, REWARD_SERVICE_PRINCIPAL } from './services/redemption-supergraph';
 
 /** What the reward services need besides a unit of work. */
@@ -12,6 +10,5 @@ export interface RewardDeps {
 }
 
 export function rewardDeps(config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): RewardDeps {
-  const identity = new ServiceIdentity(new AccessTokens(config.jwtSecret), REWARD_SERVICE_PRINCIPAL);
-  return { points: new RedemptionPoints(new SupergraphClient(gateway, identity)) };
+  return { points: new RedemptionPoints(supergraphAs(REWARD_SERVICE_PRINCIPAL, config, gateway)) };
 }

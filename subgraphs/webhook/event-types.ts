@@ -3,6 +3,8 @@ import { AUTH } from '../auth/contract';
 import type { CampaignChanged, CampaignParticipantCompleted, CampaignParticipantJoined } from '../campaign/contract';
 import { CAMPAIGN } from '../campaign/contract';
 import type { CustomerTierChanged } from '../cluster/contract';
+import type { NotificationDeliveryOutcome, NotificationSent } from '../notification/contract';
+import { NOTIFICATION } from '../notification/contract';
 import { CLUSTER } from '../cluster/contract';
 import type { PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../point/contract';
 import { POINT } from '../point/contract';
@@ -83,8 +85,7 @@ const asIs = <T extends object>(payload: T) => v1Times(payload) as Record<string
 /**
  * THE table from the domains' internal events to Part 3's webhook events (docs/decisions.md repeats
  * it): the internal type, its Part 3 type, the producer and the `data` built from the payload. A type
- * not listed here is not delivered; the campaign and notification groups join when those domains
- * publish them.
+ * not listed here is not delivered.
  */
 export const PUBLIC_EVENTS: Readonly<Record<string, PublicEvent>> = {
   [AUTH.events.customerCreated]: { type: 'customer.created', producer: 'auth', data: (event: CustomerCreated) => asIs(event) },
@@ -171,6 +172,21 @@ export const PUBLIC_EVENTS: Readonly<Record<string, PublicEvent>> = {
       completed_at: v1Time(event.completedAt),
       reward: event.reward,
     }),
+  },
+  [NOTIFICATION.events.sent]: {
+    type: 'notification.sent',
+    producer: 'notification',
+    data: (event: NotificationSent) => ({ notification_id: event.notificationId, title: event.title, channel: event.channel, total_recipients: event.totalRecipients, sent_at: v1Time(event.sentAt) }),
+  },
+  [NOTIFICATION.events.delivered]: {
+    type: 'notification.delivered',
+    producer: 'notification',
+    data: (event: NotificationDeliveryOutcome) => ({ notification_id: event.notificationId, customer_id: event.customerId, channel: event.channel, delivered_at: v1Time(event.occurredAt) }),
+  },
+  [NOTIFICATION.events.failed]: {
+    type: 'notification.failed',
+    producer: 'notification',
+    data: (event: NotificationDeliveryOutcome) => ({ notification_id: event.notificationId, customer_id: event.customerId, channel: event.channel, error: event.error, failed_at: v1Time(event.occurredAt) }),
   },
 };
 

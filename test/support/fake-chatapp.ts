@@ -4,9 +4,23 @@ import { AddressInfo } from 'node:net';
 export const CHATAPP_APP_ID = 'test-app-id';
 export const CHATAPP_APP_SECRET = 'test-app-secret';
 
+/** A subscribe message the fake took (`POST /cgi-bin/message/subscribe/send`). */
+export interface SubscribeMessage {
+  token: string;
+  body: { touser: string; template_id: string; page?: string; data: Record<string, { value: string }> };
+}
+
 export interface FakeChatapp {
   url: string;
   calls: URLSearchParams[];
+  /** Access tokens issued by `GET /cgi-bin/token`, in order. */
+  tokens: string[];
+  /** Subscribe messages taken (errcode 0). */
+  messages: SubscribeMessage[];
+  /** Every token issued so far is refused from now on (errcode 42001, expired). */
+  expireTokens: () => void;
+  /** errcodes answered for messages to `openid`, in order, before taking them. */
+  refuse: (openid: string, errcodes: number[]) => void;
   close: () => Promise<void>;
 }
 
@@ -16,9 +30,36 @@ export interface FakeChatapp {
  */
 export async function startFakeChatapp(): Promise<FakeChatapp> {
   const calls: URLSearchParams[] = [];
+  const tokens: string[] = [];
+  const expired = new Set<string>();
+  const messages: SubscribeMessage[] = [];
+  const refusals = new Map<string, number[]>();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     res.setHeader('content-type', 'application/json');
+    // The subscribe-message API of notifications: an access token (client credentials), then messages with it.
+    if (url.pathname === '/cgi-bin/token') {
+      if (url.searchParams.get('appid') !== CHATAPP_APP_ID || url.searchParams.get('secret') !== CHATAPP_APP_SECRET || url.searchParams.get('grant_type') !== 'client_credential') {
+        return void res.end(JSON.stringify({ errcode: 40013, errmsg: 'invalid appid' }));
+      }
+      const token = `token-${tokens.length + 1}`;
+      tokens.push(token);
+      return void res.end(JSON.stringify({ access_token: token, expires_in: 7200 }));
+    }
+    if (url.pathname === '/cgi-bin/message/subscribe/send' && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const token = url.searchParams.get('access_token') ?? '';
+        if (!tokens.includes(token) || expired.has(token)) return void res.end(JSON.stringify({ errcode: 42001, errmsg: 'access_token expired' }));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SubscribeMessage['body'];
+        const errcode = refusals.get(body.touser)?.shift();
+        if (errcode !== undefined) return void res.end(JSON.stringify({ errcode, errmsg: `refused ${errcode}` }));
+        messages.push({ token, body });
+        res.end(JSON.stringify({ errcode: 0, errmsg: 'ok' }));
+      });
+      return;
+    }
     if (url.pathname !== '/sns/jscode2session') {
       res.statusCode = 404;
       return void res.end('{}');
@@ -37,6 +78,10 @@ export async function startFakeChatapp(): Promise<FakeChatapp> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
+    tokens,
+    messages,
+    expireTokens: () => tokens.forEach((token) => expired.add(token)),
+    refuse: (openid, errcodes) => void refusals.set(openid, [...errcodes]),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -10,12 +10,15 @@ export interface FakeSmtp {
   mails: ReceivedMail[];
   /** The last mail sent to `to`. */
   lastTo: (to: string) => ReceivedMail | undefined;
+  /** Replies `codes` (in order, one per try) to RCPT TO this address before accepting it. */
+  refuse: (address: string, codes: number[]) => void;
   close: () => Promise<void>;
 }
 
 /** A minimal SMTP server that accepts every message and keeps it for the test to read. */
 export async function startFakeSmtp(): Promise<FakeSmtp> {
   const mails: ReceivedMail[] = [];
+  const refusals = new Map<string, number[]>();
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -47,8 +50,13 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
         if (command === 'EHLO' || command === 'HELO') reply('250 fake-smtp');
         else if (command === 'MAIL') reply('250 OK');
         else if (command === 'RCPT') {
-          current.to.push(/<([^>]+)>/.exec(line)?.[1] ?? '');
-          reply('250 OK');
+          const address = /<([^>]+)>/.exec(line)?.[1] ?? '';
+          const refusal = refusals.get(address)?.shift();
+          if (refusal !== undefined) reply(`${refusal} ${refusal >= 500 ? 'mailbox unavailable' : 'try again later'}`);
+          else {
+            current.to.push(address);
+            reply('250 OK');
+          }
         } else if (command === 'DATA') {
           inData = true;
           reply('354 End data with <CR><LF>.<CR><LF>');
@@ -63,6 +71,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   return {
     url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
     mails,
+    refuse: (address, codes) => void refusals.set(address, [...codes]),
     lastTo: (to) => [...mails].reverse().find((mail) => mail.to.includes(to)),
     close: () =>
       new Promise((resolve) => {

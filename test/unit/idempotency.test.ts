@@ -1,4 +1,4 @@
-import { requestHash } from '../../subgraphs/point/services/idempotency';
+import { requestHash } from '../../core/idempotency';
 
 describe('the hash of a request body (Idempotency-Key)', () => {
   const body = { memberId: 'm1', amount: 10.5, sourceBy: 'Purchase', detail: { shopId: 's1', tags: ['a', 'b'] } };

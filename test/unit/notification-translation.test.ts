@@ -57,15 +57,30 @@ describe('parseNotificationSettings', () => {
       translateApiKey: 'k',
       translateRetryLimit: 8,
       translateRetryDelaySeconds: 30,
+      notifyRetrySchedule: [30, 120, 600, 1800],
+      notifyChannelTimeoutMs: 10_000,
+      notifyBatchSize: 500,
+      chatappNotifyTemplateId: undefined,
+      smsUrl: undefined,
+      smsApiKey: undefined,
+    });
+    expect(parseNotificationSettings({ NOTIFY_RETRY_SCHEDULE: '5, 60', NOTIFY_BATCH_SIZE: '9000', SMS_URL: 'https://sms.local/', SMS_API_KEY: 's' }, [])).toMatchObject({
+      notifyRetrySchedule: [5, 60],
+      notifyBatchSize: 5000,
+      smsUrl: 'https://sms.local',
+      smsApiKey: 's',
     });
     const problems: string[] = [];
     parseNotificationSettings({ TRANSLATE_URL: 'ftp://x', TRANSLATE_RETRY_LIMIT: '0', TRANSLATE_RETRY_DELAY_SECONDS: '99999' }, problems);
     parseNotificationSettings({ TRANSLATE_API_KEY: 'lonely' }, problems);
+    parseNotificationSettings({ NOTIFY_RETRY_SCHEDULE: 'soon', SMS_API_KEY: 'lonely' }, problems);
     expect(problems).toEqual([
       expect.stringContaining('TRANSLATE_URL'),
       expect.stringContaining('TRANSLATE_RETRY_LIMIT'),
       expect.stringContaining('TRANSLATE_RETRY_DELAY_SECONDS'),
       expect.stringContaining('TRANSLATE_API_KEY is set without TRANSLATE_URL'),
+      expect.stringContaining('SMS_API_KEY is set without SMS_URL'),
+      expect.stringContaining('NOTIFY_RETRY_SCHEDULE'),
     ]);
   });
 });

@@ -9,7 +9,7 @@ import { BOOKING, BookingChanged } from '../contract';
 import { Booking, BOOKING_STATUSES, BOOKING_TYPES } from '../entities/booking';
 import { Venue } from '../entities/venue';
 import { BookingListArgs, CreateBookingInput, UpdateBookingInput } from '../types/booking.types';
-import { BookingMembers } from './booking-members';
+import { KnownMembers } from '../../../core/known-members';
 import { onceForKey } from './idempotency';
 import { coveredSlots, dayOf, nowStamp, pgArray, stampText, TIME } from './slots';
 
@@ -40,7 +40,7 @@ export async function qrCodeOf(checkInCode: string): Promise<string> {
 export class BookingService {
   constructor(
     private readonly em: EntityManager,
-    private readonly members: BookingMembers | undefined,
+    private readonly members: KnownMembers | undefined,
     private readonly timeZone: string,
   ) {}
 
@@ -75,7 +75,7 @@ export class BookingService {
       [id, input.customerId!.toLowerCase(), venue.id, input.type, input.date, input.time, duration, input.guests, input.specialRequests ?? null, newCheckInCode(),
         stampText(slots.start), stampText(slots.end), pgArray(slots.stamps.map(stampText))],
     );
-    this.announce(em, BOOKING.events.created, await em.findOneOrFail(Booking, { id }, { refresh: true }));
+    this.announce(em, BOOKING.events.created, await em.findOneOrFail(Booking, { id }, { refresh: true }), venue.name);
     return id;
   }
 
@@ -117,7 +117,7 @@ export class BookingService {
       await this.move(em, venue, new Map(stamps.map((stamp) => [stamp, -booking.guests])));
       await em.execute(`update booking.booking set status = 'cancelled', cancel_reason = ?, cancelled_at = now(), updated_at = now() where id = ?`, [reason ?? null, booking.id]);
       const cancelled = await em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
-      this.announce(em, BOOKING.events.cancelled, cancelled, { reason: reason ?? null });
+      this.announce(em, BOOKING.events.cancelled, cancelled, venue.name, { reason: reason ?? null });
       return cancelled;
     });
   }
@@ -132,7 +132,8 @@ export class BookingService {
       if (code.trim().toUpperCase() !== booking.checkInCode) throw ruleRefused('INVALID_CHECK_IN_CODE', 'The check-in code does not match the booking');
       await em.execute(`update booking.booking set checked_in_at = now(), updated_at = now() where id = ?`, [booking.id]);
       const checkedIn = await em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
-      this.announce(em, BOOKING.events.checkedIn, checkedIn, { checkedInAt: checkedIn.checkedInAt!.toISOString() });
+      const [venue] = await em.execute<Array<{ name: string }>>(`select name from booking.venue where id = ?`, [booking.venueId]);
+      this.announce(em, BOOKING.events.checkedIn, checkedIn, venue.name, { checkedInAt: checkedIn.checkedInAt!.toISOString() });
       return checkedIn;
     });
   }
@@ -236,11 +237,12 @@ export class BookingService {
     return booking;
   }
 
-  private announce(em: EntityManager, type: string, booking: Booking, extra: Partial<BookingChanged> = {}): void {
+  private announce(em: EntityManager, type: string, booking: Booking, venueName: string, extra: Partial<BookingChanged> = {}): void {
     const payload: BookingChanged = {
       bookingId: booking.id,
       memberId: booking.memberId,
       venueId: booking.venueId,
+      venueName,
       type: booking.type,
       date: booking.date,
       time: booking.time,

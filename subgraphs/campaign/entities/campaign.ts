@@ -2,16 +2,11 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { SegmentReference } from '../types/segment.type';
 
 export const CAMPAIGN_TYPES = ['promotion', 'challenge', 'event'] as const;
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'ended'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-
-@ObjectType({ description: 'The segment a campaign targets, as named when it was set' })
-export class CampaignSegment {
-  @Field(() => ID) id: string;
-  @Field(() => String, { nullable: true }) name: string | null;
-}
 
 /**
  * A marketing campaign (Part 3): draft → active → ended. `reward`, `rules` and `content` are checked
@@ -20,7 +15,7 @@ export class CampaignSegment {
 @ObjectType({ description: 'A marketing campaign' })
 @Entity({ tableName: 'campaign' })
 export class Campaign {
-  [OptionalProps]?: 'status' | 'description' | 'targetSegmentId' | 'targetSegmentName' | 'reward' | 'content' | 'completions' | 'createdAt' | 'updatedAt' | 'participantCount' | 'conversionRate' | 'targetSegment';
+  [OptionalProps]?: 'status' | 'description' | 'targetSegmentId' | 'reward' | 'content' | 'completions' | 'createdAt' | 'updatedAt' | 'participantCount' | 'conversionRate' | 'targetSegment';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property({ type: 'text' }) name: string;
@@ -30,7 +25,6 @@ export class Campaign {
   @Field() @Property({ type: 'timestamptz' }) startDate: Date;
   @Field() @Property({ type: 'timestamptz' }) endDate: Date;
   @Property({ type: 'text', nullable: true }) targetSegmentId: string | null = null;
-  @Property({ type: 'text', nullable: true }) targetSegmentName: string | null = null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{type: points|reward, value, unit}' }) @Property({ type: 'jsonb', nullable: true }) reward: Record<string, unknown> | null = null;
   @Field(() => GraphQLJSONObject, { description: '{minPurchase, maxUses, perCustomerLimit}' }) @Property({ type: 'jsonb' }) rules: CampaignRules = { minPurchase: null, maxUses: null, perCustomerLimit: 1 };
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{banner, terms}' }) @Property({ type: 'jsonb', nullable: true }) content: Record<string, unknown> | null = null;
@@ -43,9 +37,9 @@ export class Campaign {
   /** Completed participations per participation, 0 to 1, 4 decimals (set by the service on reads). */
   @Field(() => Float, { description: 'Completed participations / participations, 0 to 1' }) conversionRate = 0;
 
-  @Field(() => CampaignSegment, { nullable: true, description: 'The targeted segment: {id, name}' })
-  get targetSegment(): CampaignSegment | null {
-    return this.targetSegmentId ? { id: this.targetSegmentId, name: this.targetSegmentName } : null;
+  @Field(() => SegmentReference, { nullable: true, description: "The targeted segment, the cluster's (through federation)" })
+  get targetSegment(): SegmentReference | null {
+    return this.targetSegmentId ? { id: this.targetSegmentId } : null;
   }
 }
 

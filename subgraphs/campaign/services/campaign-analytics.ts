@@ -27,8 +27,9 @@ const metricsOf = (row: Omit<Row, 'period'>): CampaignMetrics => {
 
 /**
  * Campaign analytics (Part 3): in the period (the campaign's window unless narrowed), participations
- * joined, completed, and the participants' purchases inside the window after joining (revenue, average
- * order value), in total and by day, week or month (UTC). Sums are PostgreSQL numerics.
+ * joined, completed, and the participants' purchases inside the window after joining (revenue net of
+ * refunds, average order value over the purchases not wholly refunded), in total and by day, week or
+ * month (UTC). Sums are PostgreSQL numerics.
  */
 export async function campaignAnalytics(em: EntityManager, campaigns: CampaignService, args: CampaignAnalyticsArgs): Promise<CampaignAnalytics> {
   const campaign = await campaigns.find(args.id);
@@ -46,7 +47,7 @@ export async function campaignAnalytics(em: EntityManager, campaigns: CampaignSe
        union all
        select completed_at, 0, 1, 0, 0 from campaign.participant where campaign_id = ? and status = 'completed'
        union all
-       select pp.occurred_at, 0, 0, pp.amount, 1 from campaign.participant_purchase pp join campaign.participant p on p.id = pp.participant_id where p.campaign_id = ?
+       select pp.occurred_at, 0, 0, pp.amount - pp.refunded_amount, case when pp.refunded_amount < pp.amount then 1 else 0 end from campaign.participant_purchase pp join campaign.participant p on p.id = pp.participant_id where p.campaign_id = ?
      )
      select to_char(date_trunc(?, at at time zone 'UTC'), 'YYYY-MM-DD') as period, sum(joined)::text as participants, sum(completed)::text as conversions,
             sum(amount)::numeric(14,2)::text as revenue, sum(purchases)::text as purchases

@@ -1,14 +1,33 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PublishedEvent, recordEvent } from '../../../core/events/outbox-event';
-import { POINT, TransactionCompleted } from '../../point/contract';
+import { POINT, TransactionCompleted, TransactionRefunded } from '../../point/contract';
 import { CAMPAIGN, CampaignParticipantCompleted } from '../contract';
 import { Campaign } from '../entities/campaign';
 import { Participant } from '../entities/participant';
 import { CampaignSupergraph } from './campaign-supergraph';
 
 export const CAMPAIGN_PROGRESS_QUEUE = 'campaign.progress';
-export const CAMPAIGN_PROGRESS_EVENTS = [POINT.events.transactionCompleted] as const;
+export const CAMPAIGN_PROGRESS_EVENTS = [POINT.events.transactionCompleted, POINT.events.transactionRefunded] as const;
+
+/** The consumer `campaign.progress`: purchases move participations; refunds lower the revenue they count. */
+export function applyTransactionToCampaigns(em: EntityManager, event: PublishedEvent<TransactionCompleted | TransactionRefunded>, supergraph: CampaignSupergraph): Promise<void> {
+  return event.type === POINT.events.transactionRefunded
+    ? applyRefundToCampaigns(em, event as PublishedEvent<TransactionRefunded>)
+    : applyPurchaseToCampaigns(em, event as PublishedEvent<TransactionCompleted>, supergraph);
+}
+
+/**
+ * A refund lowers the revenue of the purchase it refunds, in every participation that kept it:
+ * `refundedAmount` is the purchase's refunded total, so a repeat (or an older refund arriving late)
+ * changes nothing. Progress and completions stay: a reward granted is not taken back.
+ */
+async function applyRefundToCampaigns(em: EntityManager, event: PublishedEvent<TransactionRefunded>): Promise<void> {
+  await em.execute(
+    `update campaign.participant_purchase set refunded_amount = greatest(refunded_amount, least(amount, ?::numeric)) where transaction_id = ?`,
+    [event.data.refundedAmount, event.data.transactionId],
+  );
+}
 
 /**
  * Progress from purchases (CONTRACT-v1 "Campaign progress"): a `transaction.completed` moves every
@@ -18,10 +37,11 @@ export const CAMPAIGN_PROGRESS_EVENTS = [POINT.events.transactionCompleted] as c
  * whatever the deliveries of its event; the analytics' revenue) and counts once towards an active one.
  * Reaching the target completes the participation once (under its row lock, `completions` counted
  * under the campaign's), records `campaign.participant.completed` and awards a points reward through
- * the point domain with the participation's idempotency key: a repeat of the event, or of the award
- * after a failure, grants nothing twice. Past `maxUses` completions the participation is `dropped`.
+ * the point domain, or grants a reward claim through the reward domain, with the participation's
+ * idempotency key: a repeat of the event, or of the grant after a failure, grants nothing twice (a
+ * reward refused for good, out of stock, leaves `rewardClaimed` false). Past `maxUses` completions the participation is `dropped`.
  */
-export async function applyPurchaseToCampaigns(em: EntityManager, event: PublishedEvent<TransactionCompleted>, supergraph: CampaignSupergraph): Promise<void> {
+async function applyPurchaseToCampaigns(em: EntityManager, event: PublishedEvent<TransactionCompleted>, supergraph: CampaignSupergraph): Promise<void> {
   const purchase = event.data;
   const purchasedAt = new Date(purchase.occurredAt ?? purchase.createdAt);
   const candidates = await em.find(
@@ -55,6 +75,9 @@ export async function applyPurchaseToCampaigns(em: EntityManager, event: Publish
         if (campaign.reward?.type === 'points') {
           participant.rewardReference = await supergraph.awardPoints(participant.id, participant.customerId, campaign.reward.value as number, campaign.id);
           participant.rewardClaimed = true;
+        } else if (campaign.reward?.type === 'reward') {
+          participant.rewardReference = await supergraph.grantReward(participant.id, participant.customerId, campaign.reward.value as string);
+          participant.rewardClaimed = participant.rewardReference !== null;
         }
         const payload: CampaignParticipantCompleted = {
           campaignId: campaign.id,

@@ -1,33 +1,38 @@
-import { AccessTokens } from '../../../core/auth/jwt';
 import { Principal } from '../../../core/auth/principal';
-import { ServiceIdentity } from '../../../core/auth/service-identity';
 import { Config } from '../../../core/config';
-import { AppError, notFound } from '../../../core/errors';
+import { AppError } from '../../../core/errors';
 import { OperationExecutor } from '../../../core/graphql-http';
 import { isRecordId } from '../../../core/ids';
-import { SupergraphClient } from '../../../core/supergraph-client';
+import { KnownMembers, knownMembersDocument } from '../../../core/known-members';
+import { SupergraphClient, supergraphAs } from '../../../core/supergraph-client';
 import { AUTH } from '../../auth/contract';
 import { CLUSTER } from '../../cluster/contract';
 import { POINT } from '../../point/contract';
+import { REWARD } from '../../reward/contract';
 
 /** The documents the campaign domain runs on the gateway (validated by `npm run schema:check`). */
 export const CAMPAIGN_SUPERGRAPH_OPERATIONS = {
-  CampaignKnownMembers: `query CampaignKnownMembers($ids: [ID!]!) { membersByIds(ids: $ids) { id } }`,
-  CampaignSegment: `query CampaignSegment($id: ID!) { segment(id: $id) { id name_en } }`,
+  CampaignKnownMembers: knownMembersDocument('CampaignKnownMembers'),
+  CampaignSegment: `query CampaignSegment($id: ID!) { segment(id: $id) { id } }`,
   CampaignMemberSegments: `query CampaignMemberSegments($memberId: ID!) { memberSegments(memberId: $memberId) { id } }`,
   CampaignAwardPoints: `mutation CampaignAwardPoints($input: PointAwardInput!, $idempotencyKey: String) {
     awardPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
+  CampaignRewardCatalog: `query CampaignRewardCatalog($id: ID!) { rewardCatalog(id: $id) { id } }`,
+  CampaignGrantReward: `mutation CampaignGrantReward($id: ID!, $memberId: ID!, $reference: String!) {
+    grantRewardCatalog(id: $id, memberId: $memberId, reference: $reference) { redemptionId } }`,
 };
 
 /**
  * The campaign domain on the supergraph: a service principal of its own with what joins and rewards
  * need: which members exist (`member:read`), segments and a member's segments (`segment:read`), and
- * awarding a completed participation's points (`point:manage`, the gate of awardPoints).
+ * awarding a completed participation's points (`point:manage`, the gate of awardPoints) and granting
+ * its reward claim (`reward:manage`, the gate of grantRewardCatalog).
  */
 export const CAMPAIGN_SERVICE_PRINCIPAL = new Principal('service', 'internal:campaign', 'internal', [
   AUTH.permissions.memberRead,
   CLUSTER.permissions.segmentRead,
   POINT.permissions.manage,
+  REWARD.permissions.manage,
 ]);
 
 /** Members, segments and point awards, asked of the other domains through the gateway as the campaign service. */
@@ -35,27 +40,17 @@ export class CampaignSupergraph {
   constructor(private readonly supergraph: SupergraphClient) {}
 
   static over(config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): CampaignSupergraph {
-    return new CampaignSupergraph(new SupergraphClient(gateway, new ServiceIdentity(new AccessTokens(config.jwtSecret), CAMPAIGN_SERVICE_PRINCIPAL)));
+    return new CampaignSupergraph(supergraphAs(CAMPAIGN_SERVICE_PRINCIPAL, config, gateway));
   }
 
-  /** 404 (`Member not found`, on `customerId`) for an unknown or deleted member. */
-  async assertMember(memberId: string): Promise<void> {
-    const found = isRecordId(memberId)
-      ? (await this.supergraph.run<{ membersByIds: Array<{ id: string }> }>(CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers, { ids: [memberId] })).membersByIds
-      : [];
-    if (found.length === 0) throw notFound('Member', memberId);
+  /** 404 (`Member not found`) for an unknown or deleted member. */
+  assertMember(memberId: string): Promise<void> {
+    return new KnownMembers(this.supergraph, CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers).assertExists(memberId);
   }
 
-  /** The segment's English name; null when there is no such live segment. */
-  async segment(id: string): Promise<{ id: string; name: string | null } | null> {
-    if (!isRecordId(id)) return null;
-    try {
-      const data = await this.supergraph.run<{ segment: { id: string; name_en: string | null } }>(CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignSegment, { id });
-      return { id: data.segment.id, name: data.segment.name_en };
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-      throw error;
-    }
+  /** Whether a live segment has this id. */
+  segmentExists(id: string): Promise<boolean> {
+    return this.found(CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignSegment, id);
   }
 
   /** Whether the member is in the segment now (a rule segment evaluated at the call). */
@@ -72,4 +67,43 @@ export class CampaignSupergraph {
     });
     return data.awardPoints.id;
   }
+
+  /** Whether a live reward catalog (a v1 reward) has this id. */
+  rewardExists(id: string): Promise<boolean> {
+    return this.found(CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignRewardCatalog, id);
+  }
+
+  /**
+   * Grants a completed participation's reward claim once (the reference is the participation's): the
+   * claim's redemption id, or null when the reward domain refuses it for good (out of stock, the reward
+   * gone). Other failures throw, for the event to be retried.
+   */
+  async grantReward(participantId: string, memberId: string, rewardId: string): Promise<string | null> {
+    try {
+      const data = await this.supergraph.run<{ grantRewardCatalog: { redemptionId: string } }>(CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignGrantReward, {
+        id: rewardId,
+        memberId,
+        reference: `campaign-participant:${participantId}`,
+      });
+      return data.grantRewardCatalog.redemptionId;
+    } catch (error) {
+      if (error instanceof AppError && REFUSED_FOR_GOOD.has(error.code)) return null;
+      throw error;
+    }
+  }
+
+  /** Whether the query by id answers (a non-id or NOT_FOUND: false). */
+  private async found(operation: string, id: string): Promise<boolean> {
+    if (!isRecordId(id)) return false;
+    try {
+      await this.supergraph.run(operation, { id });
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+      throw error;
+    }
+  }
 }
+
+/** The reward domain's answers that will not change on a retry: no stock, no such reward, a bad id. */
+const REFUSED_FOR_GOOD = new Set(['BAD_REQUEST', 'NOT_FOUND', 'VALIDATION']);

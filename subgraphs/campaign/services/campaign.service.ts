@@ -45,7 +45,7 @@ export class CampaignService {
     if (!startDate) errors.push({ field: 'startDate', message: 'start_date is an ISO 8601 timestamp or a date YYYY-MM-DD' });
     if (!endDate) errors.push({ field: 'endDate', message: 'end_date is an ISO 8601 timestamp or a date YYYY-MM-DD' });
     if (startDate && endDate && endDate <= startDate) errors.push({ field: 'endDate', message: 'end_date is after start_date' });
-    const reward = input.reward != null ? checkReward(input.reward, errors) : null;
+    const reward = input.reward != null ? await this.checkRewardOf(input.reward, errors) : null;
     const rules = checkRules(input.rules ?? null, errors);
     const content = input.content != null ? checkContent(input.content, errors) : null;
     const segment = input.targetSegmentId != null ? await this.checkSegment(input.targetSegmentId, errors) : null;
@@ -57,8 +57,7 @@ export class CampaignService {
         type: input.type!,
         startDate: startDate!,
         endDate: endDate!,
-        targetSegmentId: segment?.id ?? null,
-        targetSegmentName: segment?.name ?? null,
+        targetSegmentId: segment ?? null,
         reward: reward ?? null,
         rules: rules!,
         content: content ?? null,
@@ -108,7 +107,7 @@ export class CampaignService {
     if (!startDate) errors.push({ field: 'startDate', message: 'start_date is an ISO 8601 timestamp or a date YYYY-MM-DD' });
     if (!endDate) errors.push({ field: 'endDate', message: 'end_date is an ISO 8601 timestamp or a date YYYY-MM-DD' });
     if (startDate && endDate && endDate <= startDate) errors.push({ field: input.endDate !== undefined ? 'endDate' : 'startDate', message: 'end_date is after start_date' });
-    const reward = input.reward !== undefined ? checkReward(input.reward, errors) : current.reward;
+    const reward = input.reward !== undefined ? await this.checkRewardOf(input.reward, errors) : current.reward;
     const rules = input.rules !== undefined ? checkRules(input.rules, errors) : current.rules;
     const content = input.content !== undefined ? checkContent(input.content, errors) : current.content;
     const segment = input.targetSegmentId != null ? await this.checkSegment(input.targetSegmentId, errors) : undefined;
@@ -124,8 +123,8 @@ export class CampaignService {
       campaign.reward = reward ?? null;
       campaign.rules = rules!;
       campaign.content = content ?? null;
-      if (input.targetSegmentId === null) Object.assign(campaign, { targetSegmentId: null, targetSegmentName: null });
-      else if (segment) Object.assign(campaign, { targetSegmentId: segment.id, targetSegmentName: segment.name });
+      if (input.targetSegmentId === null) campaign.targetSegmentId = null;
+      else if (segment) campaign.targetSegmentId = segment;
       await em.flush();
       return campaign;
     });
@@ -196,9 +195,20 @@ export class CampaignService {
     }
   }
 
-  private async checkSegment(id: string, errors: FieldError[]): Promise<{ id: string; name: string | null } | undefined> {
-    const segment = this.supergraph ? await this.supergraph.segment(id) : null;
-    if (!segment) errors.push({ field: 'targetSegmentId', message: 'target_segment_id is not a live segment' });
-    return segment ?? undefined;
+  /** The id of a live segment (asked of the cluster domain), or undefined after adding the field's error. */
+  private async checkSegment(id: string, errors: FieldError[]): Promise<string | undefined> {
+    const live = this.supergraph ? await this.supergraph.segmentExists(id) : false;
+    if (!live) errors.push({ field: 'targetSegmentId', message: 'target_segment_id is not a live segment' });
+    return live ? id.toLowerCase() : undefined;
+  }
+
+
+  /** The checked reward; a `{type: reward}` one must name a live reward (asked of the reward domain). */
+  private async checkRewardOf(value: unknown, errors: FieldError[]): Promise<ReturnType<typeof checkReward>> {
+    const reward = checkReward(value, errors);
+    if (reward?.type === 'reward' && !(this.supergraph && (await this.supergraph.rewardExists(reward.value as string)))) {
+      errors.push({ field: 'reward.value', message: 'reward.value is not a live reward' });
+    }
+    return reward;
   }
 }

@@ -1,7 +1,8 @@
 import { Entity, Enum, OptionalProps, Property } from '@mikro-orm/core';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Authorized, Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
+import { CLUSTER } from '../contract';
 
 /**
  * `manual`: staff pick the members (cluster.segment_member). `rule`: the members are whoever matches
@@ -21,14 +22,20 @@ export class SegmentRule {
   birthdayMonth?: number | null;
 }
 
-/** A group of members for targeting: localized name and description, manual or rule-based. */
+/**
+ * A group of members for targeting: localized name and description, manual or rule-based. A
+ * federation entity: other subgraphs (a campaign's target) refer to it by id; whoever reads the
+ * referring object reads its names and type, while its rule (and member count) need `segment:read`.
+ */
+@Directive('@key(fields: "id")')
 @ObjectType()
 @Entity({ tableName: 'segment' })
 export class Segment extends DescribedCatalogEntity {
   [OptionalProps]?: 'name_th' | 'name_cn' | 'description_en' | 'description_th' | 'description_cn' | 'rule' | 'createdAt' | 'updatedAt' | 'deletedAt';
 
   @Field(() => SegmentType) @Enum({ items: () => SegmentType }) type: SegmentType;
-  @Field(() => SegmentRule, { nullable: true, description: 'The criteria of a rule segment; null for a manual one' })
+  @Authorized(CLUSTER.permissions.segmentRead)
+  @Field(() => SegmentRule, { nullable: true, description: 'The criteria of a rule segment; null for a manual one (segment:read)' })
   @Property({ type: 'jsonb', nullable: true })
   rule: SegmentRule | null = null;
 }

@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
@@ -9,7 +9,7 @@ import { CLUSTER } from '../contract';
 import { InterestCategory } from '../entities/interest-category';
 import { Segment } from '../entities/segment';
 import { MemberReference } from '../types/member.type';
-import { CreateSegmentInput, InterestCategoryInput, SegmentListArgs, SegmentMember, SegmentMemberListArgs, SegmentMembersArgs, SegmentMembershipChange, SetMyInterestsArgs, UpdateInterestCategoryInput, UpdateSegmentInput } from '../types/segment.types';
+import { CreateSegmentInput, InterestCategoryInput, SegmentListArgs, SegmentMember, SegmentMemberIdsArgs, SegmentMemberListArgs, SegmentMembersArgs, SegmentMembershipChange, SetMyInterestsArgs, UpdateInterestCategoryInput, UpdateSegmentInput } from '../types/segment.types';
 import { MemberIdArgs } from '../types/tier-projection.types';
 
 const SegmentPage = PageType(Segment, 'Segment');
@@ -34,6 +34,12 @@ export class SegmentResolver {
   @Query(() => SegmentMemberPage, { description: "A segment's members (a rule segment's evaluated now); needs segment:read" })
   segmentMembers(@Args() args: SegmentMemberListArgs, @Ctx() ctx: ClusterContext) {
     return ctx.services.segments.members(args.id, args);
+  }
+
+  @Authorized(CLUSTER.permissions.segmentRead)
+  @Query(() => [ID], { description: "A segment's member ids in id order after `after` (at most `limit`, 5,000): walks a whole segment; needs segment:read" })
+  segmentMemberIds(@Args() { id, after, limit }: SegmentMemberIdsArgs, @Ctx() ctx: ClusterContext) {
+    return ctx.services.segments.memberIdsAfter(id, after ?? null, limit);
   }
 
   @Authorized(Access.selfBy('memberId'), CLUSTER.permissions.segmentRead)
@@ -72,7 +78,8 @@ export class SegmentResolver {
     return ctx.services.segments.removeMembers(id, memberIds);
   }
 
-  @FieldResolver(() => Int, { description: 'Members now (a rule segment evaluated at read): one query per segment' })
+  @Authorized(CLUSTER.permissions.segmentRead)
+  @FieldResolver(() => Int, { description: 'Members now (a rule segment evaluated at read): one query per segment (segment:read)' })
   memberCount(@Root() segment: Segment, @Ctx() ctx: ClusterContext): Promise<number> {
     return ctx.services.segments.memberCount(segment);
   }

@@ -58,7 +58,7 @@ export class CustomerTierService {
    */
   async change(memberId: string, input: ChangeCustomerTierInput): Promise<TierProjection> {
     const tier = await this.tierOf(input);
-    if (!(await this.deps.members.exists(memberId))) throw notFound('Customer', memberId);
+    if (!(await this.deps.members.known([memberId])).has(memberId.toLowerCase())) throw notFound('Customer', memberId);
     try {
       return await this.em.transactional(async (em) => {
         const current = await em.findOne(TierProjection, { memberId }, { lockMode: LockMode.PESSIMISTIC_WRITE });

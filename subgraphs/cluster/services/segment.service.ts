@@ -107,6 +107,25 @@ export class SegmentService extends CatalogService<Segment> {
     );
   }
 
+  /** Member ids after `after` in id order (a rule segment evaluated now): one index range per page, however deep. */
+  async memberIdsAfter(id: string, after: string | null, limit: number): Promise<string[]> {
+    const segment = await this.live(id);
+    const connection = this.em.getConnection();
+    if (segment.type === SegmentType.manual) {
+      const rows = await connection.execute<Array<{ member_id: string }>>(
+        `select member_id from cluster.segment_member where segment_id = ? and member_id > ? order by member_id limit ?`,
+        [id, after ?? '00000000-0000-0000-0000-000000000000', limit],
+      );
+      return rows.map((row) => row.member_id);
+    }
+    const condition = ruleCondition(segment.rule ?? {});
+    const rows = await connection.execute<Array<{ member_id: string }>>(
+      `select m.member_id from ${KNOWN_MEMBERS} where m.member_id > ? and ${condition.sql} order by m.member_id limit ?`,
+      [after ?? '00000000-0000-0000-0000-000000000000', ...condition.params, limit],
+    );
+    return rows.map((row) => row.member_id);
+  }
+
   async memberCount(segment: Segment): Promise<number> {
     const connection = this.em.getConnection();
     if (segment.type === SegmentType.manual) {

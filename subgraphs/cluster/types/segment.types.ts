@@ -69,6 +69,14 @@ export class SegmentMembersArgs {
   @Field(() => [ID]) @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_MEMBERS_PER_CALL) @IsUUID('all', { each: true }) memberIds: string[];
 }
 
+/** A page of a segment's member ids after `after` (member id order): keyset paging for callers walking a whole segment. */
+@ArgsType()
+export class SegmentMemberIdsArgs {
+  @Field(() => ID) @IsUUID() id: string;
+  @Field(() => ID, { nullable: true, description: 'The last member id of the previous page' }) @IsOptional() @IsUUID() after?: string;
+  @Field(() => Int, { defaultValue: 1000 }) @IsInt() @Min(1) @Max(5000) limit: number = 1000;
+}
+
 @ArgsType()
 export class SegmentMemberListArgs extends PageArgs {
   @Field(() => ID) @IsUUID() id: string;

@@ -2,6 +2,7 @@ import { Migration20261128NotificationInitial } from './migration-20261128-notif
 import { Migration20261129NotificationAutomatic } from './migration-20261129-notification-automatic';
 import { Migration20261129NotificationMailTemplates } from './migration-20261129-notification-mail-templates';
 import { Migration20261129NotificationStream } from './migration-20261129-notification-stream';
+import { Migration20261202NotificationV1 } from './migration-20261202-notification-v1';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
@@ -9,4 +10,5 @@ export const notificationMigrations = {
   Migration20261129NotificationAutomatic,
   Migration20261129NotificationMailTemplates,
   Migration20261129NotificationStream,
+  Migration20261202NotificationV1,
 };

@@ -15,6 +15,7 @@ import {
   ReadAllResult,
   UpdateInAppNotificationInput,
 } from '../types/in-app-notification.types';
+import { recordOpened } from './engagement.service';
 import { notificationKindErrors } from './notification-metadata';
 import { NotificationTranslator } from './notification-translation';
 
@@ -109,6 +110,7 @@ export class InAppNotificationService {
         notification.readAt = new Date();
         const event: NotificationRead = { memberId: notification.memberId, notificationId: notification.id, updatedCount: 1, readAt: notification.readAt.toISOString() };
         recordEvent(em, NOTIFICATION.events.read, event, { aggregateId: notification.memberId });
+        await recordOpened(em, [notification.id]);
       } else if (!read && notification.readAt) {
         notification.readAt = null;
       }
@@ -120,14 +122,15 @@ export class InAppNotificationService {
   /** Every unread live notification of the member becomes read in one UPDATE; one `notification.read` names them all. */
   async readAll(memberId: string): Promise<ReadAllResult> {
     return this.em.transactional(async (em) => {
-      const rows = await em.execute<Array<{ read_at: Date }>>(
+      const rows = await em.execute<Array<{ id: string; read_at: Date }>>(
         `update notification.in_app_notification set read_at = now(), updated_at = now()
-          where member_id = ? and read_at is null and deleted_at is null returning read_at`,
+          where member_id = ? and read_at is null and deleted_at is null returning id, read_at`,
         [memberId],
       );
       if (rows.length > 0) {
         const event: NotificationRead = { memberId, notificationId: null, updatedCount: rows.length, readAt: new Date(rows[0].read_at).toISOString() };
         recordEvent(em, NOTIFICATION.events.read, event, { aggregateId: memberId });
+        await recordOpened(em, rows.map((row) => row.id));
         await em.flush();
       }
       return { updatedCount: rows.length };

@@ -5,6 +5,7 @@ import { Migration20261124PointLargeLedger } from './migration-20261124-large-le
 import { Migration20261129PointExpiryNotice } from './migration-20261129-expiry-notice';
 import { Migration20261130PointAwardReference } from './migration-20261130-award-reference';
 import { Migration20261201PointPurchases } from './migration-20261201-purchases';
+import { Migration20261202PointMemberActivity } from './migration-20261202-member-activity';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -15,4 +16,5 @@ export const pointMigrations = {
   Migration20261129PointExpiryNotice,
   Migration20261130PointAwardReference,
   Migration20261201PointPurchases,
+  Migration20261202PointMemberActivity,
 };

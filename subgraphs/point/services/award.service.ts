@@ -6,7 +6,7 @@ import { PointTransaction } from '../entities/point-transaction';
 import { PointAwardInput, PointAwardResult, PointBatchAwardInput, PointBatchAwardOutcome, PointBatchAwardRow } from '../types/award.types';
 import { onceForKey } from './idempotency';
 import { LedgerService } from './ledger.service';
-import { PointMembers } from './point-members';
+import { KnownMembers } from '../../../core/known-members';
 
 /** Rows of a batch awarded in one database transaction. */
 const ROWS_PER_TRANSACTION = 500;
@@ -29,7 +29,7 @@ export class AwardService {
   constructor(
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
-    private readonly members: PointMembers,
+    private readonly members: KnownMembers,
   ) {}
 
   /** 404 for an unknown member; the entry (the first one for a repeated transaction id or key). */

@@ -6,7 +6,9 @@ import { bounds } from './point.service';
 /**
  * A member's interactions that the point domain knows of, newest first: purchases recorded through the
  * API (`purchase`, channel `api`, at when they happened), receipts approved for points (`purchase`,
- * channel `receipt`, at their approval) and refunds (`refund`, channel `api`; points negative).
+ * channel `receipt`, at their approval), refunds (`refund`, channel `api`; points negative), and what
+ * the member did elsewhere (services/member-activity.ts): bookings (`booking`) and their check-ins
+ * (`visit`), channel `booking`, and campaign joins (`campaign_joined`, channel `campaign`).
  */
 const INTERACTIONS = `
   select p.id, 'purchase' as type, 'api' as channel,
@@ -19,7 +21,10 @@ const INTERACTIONS = `
   union all
   select v.id, 'purchase', 'receipt', 'Receipt' || coalesce(' at store ' || v.shop_id, ''), v.money, t.amount, t.created_at
     from point.receipt_verification v join point.point_transaction t on t.id = v.point_transaction_id
-   where v.member_id = ? and v.status = 'APPROVED'`;
+   where v.member_id = ? and v.status = 'APPROVED'
+  union all
+  select a.id, a.type, a.channel, a.description, null, 0, a.occurred_at
+    from point.member_activity a where a.member_id = ?`;
 
 export class InteractionService {
   constructor(private readonly em: EntityManager) {}
@@ -27,7 +32,7 @@ export class InteractionService {
   async ofMember(args: MemberInteractionArgs): Promise<Page<MemberInteraction>> {
     const [from, to] = bounds(args.dateFrom, args.dateTo);
     const filter = `from (${INTERACTIONS}) i where (?::text is null or i.type = ?) and i.created_at >= ? and i.created_at < ?`;
-    const params = [args.memberId, args.memberId, args.memberId, args.type ?? null, args.type ?? null, from, to];
+    const params = [args.memberId, args.memberId, args.memberId, args.memberId, args.type ?? null, args.type ?? null, from, to];
     const [{ total }] = await this.em.execute(`select count(*)::int as total ${filter}`, params);
     const rows: Array<Record<string, any>> = await this.em.execute(
       `select i.id, i.type, i.channel, i.description, i.amount::text as amount, i.points_earned::text as points_earned, i.created_at

@@ -14,7 +14,7 @@ import { PurchaseListArgs, RecordPurchaseInput, RefundPurchaseInput } from '../t
 import { onceForKey } from './idempotency';
 import { LedgerService } from './ledger.service';
 import { bounds } from './point.service';
-import { PointMembers } from './point-members';
+import { KnownMembers } from '../../../core/known-members';
 
 const TRANSACTION = 'Transaction';
 /** A purchase may say it happened a little ahead of our clock (the till's clock), not more. */
@@ -29,7 +29,7 @@ export class PurchaseService {
   constructor(
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
-    private readonly members: PointMembers,
+    private readonly members: KnownMembers,
   ) {}
 
   /**

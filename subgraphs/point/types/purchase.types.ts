@@ -54,8 +54,8 @@ export class PurchaseListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'ISO 8601; a bare date covers its whole day' }) @IsOptional() @IsISO8601({ strict: true }) dateTo?: string;
 }
 
-/** What counts as a customer interaction today (`purchase`, `refund`), and what later parts will add. */
-export const INTERACTION_TYPES = ['purchase', 'refund', 'visit', 'click', 'campaign_joined'] as const;
+/** What counts as a customer interaction (`click`: none recorded yet, accepted as Part 3 names it). */
+export const INTERACTION_TYPES = ['purchase', 'refund', 'booking', 'visit', 'click', 'campaign_joined'] as const;
 
 @ArgsType()
 export class MemberInteractionArgs extends PageArgs {
@@ -68,11 +68,11 @@ export class MemberInteractionArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'A bare date covers its whole day' }) @IsOptional() @IsISO8601({ strict: true }) dateTo?: string;
 }
 
-@ObjectType({ description: "Something a member did: a purchase (recorded by a retailer, or a receipt approved) or a refund" })
+@ObjectType({ description: 'Something a member did: a purchase (recorded by a retailer, or a receipt approved), a refund, a booking, a visit (a check-in) or a campaign joined' })
 export class MemberInteraction {
-  @Field(() => ID, { description: 'The purchase, refund or receipt verification' }) id: string;
-  @Field({ description: 'purchase or refund' }) type: string;
-  @Field({ description: 'api (recorded through the API) or receipt (a receipt approved)' }) channel: string;
+  @Field(() => ID, { description: 'The purchase, refund or receipt verification; for a booking, visit or campaign join, the event it was recorded from' }) id: string;
+  @Field({ description: INTERACTION_TYPES.join(', ') }) type: string;
+  @Field({ description: 'api (recorded through the API), receipt (a receipt approved), booking or campaign' }) channel: string;
   @Field() description: string;
   @Field(() => Float, { nullable: true, description: 'Money, in currency units' }) amount: string | null;
   @Field(() => Float, { description: 'Points the interaction earned; negative for points a refund took back' }) pointsEarned: string;

@@ -4,7 +4,7 @@ import { Principal } from '../../../core/auth/principal';
 import { RewardContext } from '../context';
 import { REWARD } from '../contract';
 import { RewardCode } from '../entities/reward-code';
-import { ClaimArgs, RedeemArgs, RedeemCheck, RedeemForArgs, RewardClaim } from '../types/redemption.types';
+import { ClaimArgs, GrantArgs, RedeemArgs, RedeemCheck, RedeemForArgs, RewardClaim } from '../types/redemption.types';
 
 /** Can-redeem and redemption: a member for itself, or reward:manage for a member it names. */
 @Resolver()
@@ -29,5 +29,13 @@ export class RedemptionResolver {
   })
   claimRewardCatalog(@Args() args: ClaimArgs, @Caller() caller: Principal, @Ctx() ctx: RewardContext) {
     return ctx.services.redemptions.claim(args, caller, ctx.requestId);
+  }
+
+  @Authorized(REWARD.permissions.manage)
+  @Mutation(() => RewardClaim, {
+    description: "Grants one unit of the catalog to a member without spending points (a campaign's reward): stock and a code, no redeem rules; a repeat of reference answers the same claim",
+  })
+  grantRewardCatalog(@Args() args: GrantArgs, @Ctx() ctx: RewardContext) {
+    return ctx.services.redemptions.grant(args, ctx.requestId);
   }
 }

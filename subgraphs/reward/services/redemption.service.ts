@@ -8,7 +8,7 @@ import { Redemption } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';
 import { RewardCatalog } from '../entities/reward-catalog';
 import { RewardCode } from '../entities/reward-code';
-import { ClaimArgs, RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal, RewardClaim } from '../types/redemption.types';
+import { ClaimArgs, GrantArgs, RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal, RewardClaim } from '../types/redemption.types';
 import { hundredths, quotaPeriod, RedeemingMember, redeemRefusals } from './redeem-rules';
 import { RedemptionOutcome, settleRedemption } from './redemption-settlement';
 import { RedemptionPoints } from './redemption-supergraph';
@@ -67,16 +67,34 @@ export class RedemptionService {
   async claim(args: ClaimArgs, caller: Principal, requestId?: string): Promise<RewardClaim> {
     const memberId = memberFor(caller, args.memberId);
     const idempotencyKey = `v1:${caller.kind}:${caller.id}:${args.idempotencyKey ?? randomUUID()}`;
-    const { redemption, codes } = await this.redeemUnits({ catalogId: args.id, quantity: args.quantity, idempotencyKey }, memberId, requestId);
-    return {
-      redemptionId: redemption.id,
-      memberId: redemption.memberId,
-      rewardCatalogId: redemption.rewardCatalogId,
-      quantity: redemption.quantity,
-      pointsSpent: ((hundredths(redemption.pointUsage) * redemption.quantity) / 100).toFixed(2),
-      pointTransactionId: redemption.pointTransactionId,
-      codes,
-    };
+    return claimOf(await this.redeemUnits({ catalogId: args.id, quantity: args.quantity, idempotencyKey }, memberId, requestId));
+  }
+
+  /**
+   * Grants one unit of the catalog to the member without spending points (a campaign's reward): a unit
+   * of stock, a code and `reward.claimed` (pointUsage 0), in one transaction under the member's lock.
+   * The catalog's redeem rules (window, tiers, limits) are the granting party's business; stock is not:
+   * none left is 400 OUT_OF_STOCK. A repeat of `reference` answers the same claim (another catalog: 409).
+   * 404 for an unknown member or catalog.
+   */
+  async grant(args: GrantArgs, requestId?: string): Promise<RewardClaim> {
+    const memberId = args.memberId.toLowerCase();
+    const ask: UnitsAsked = { catalogId: args.id, quantity: 1, idempotencyKey: `grant:${args.reference}` };
+    await this.points.member(memberId, requestId);
+    return this.em.fork().transactional(async (em) => {
+      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
+      let redemption = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+      if (redemption && !sameAsk(redemption, ask)) throw keyReused(redemption, ask);
+      if (!redemption) {
+        const catalog = await new RewardCatalogService(em).get(ask.catalogId);
+        const reward = await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
+        const stockTaken = reward.stockType === StockType.LIMITED;
+        if (stockTaken && !(await takeUnits(em, reward.id, 1))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+        redemption = em.create(Redemption, { memberId, rewardCatalogId: catalog.id, rewardId: reward.id, pointUsage: '0', idempotencyKey: ask.idempotencyKey, stockTaken });
+        await em.flush();
+      }
+      return claimOf(answer(await settleRedemption(em, redemption, this.points, requestId)));
+    });
   }
 
   /** The redemption of the key (begun now unless it exists), settled: its codes, or its refusal. */
@@ -195,6 +213,17 @@ const keyReused = (redemption: Redemption, ask: UnitsAsked) =>
     sameId(redemption.rewardCatalogId, ask.catalogId) ? 'This Idempotency-Key was used to redeem another quantity' : 'This Idempotency-Key was used to redeem another reward catalog',
     'Idempotency-Key',
   );
+
+/** A settled redemption as the claim it answers: its codes and the points it spent. */
+const claimOf = ({ redemption, codes }: { redemption: Redemption; codes: RewardCode[] }): RewardClaim => ({
+  redemptionId: redemption.id,
+  memberId: redemption.memberId,
+  rewardCatalogId: redemption.rewardCatalogId,
+  quantity: redemption.quantity,
+  pointsSpent: ((hundredths(redemption.pointUsage) * redemption.quantity) / 100).toFixed(2),
+  pointTransactionId: redemption.pointTransactionId,
+  codes,
+});
 
 /** The codes of a completed redemption; the refusal of a failed one; 503 for one still pending. */
 function answer(outcome: RedemptionOutcome): { redemption: Redemption; codes: RewardCode[] } {

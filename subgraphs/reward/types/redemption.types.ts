@@ -64,6 +64,21 @@ export class ClaimArgs extends RedeemForArgs {
   idempotencyKey?: string;
 }
 
+/**
+ * A claim granted to a member without spending points (a campaign's reward): `reference` names the
+ * grant, so that a repeat answers the same claim.
+ */
+@ArgsType()
+export class GrantArgs extends RewardCatalogIdArgs {
+  @Field(() => ID) @IsUUID() memberId: string;
+
+  @Field({ description: "The granting party's name for this grant (e.g. campaign-participant:<id>): a repeat with the same reference answers the same claim" })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  reference: string;
+}
+
 /** What a claim issued: its codes, and the points it spent in one ledger entry. */
 @ObjectType('RewardClaim')
 export class RewardClaim {

@@ -1,0 +1,36 @@
+import { notFound } from './errors';
+import { SupergraphClient } from './supergraph-client';
+
+/**
+ * The document a domain asks which members exist with: `membersByIds` (auth, `member:read`). Each
+ * domain names its own (`<Domain>KnownMembers`) in its supergraph operations, for logs and schema checks.
+ */
+export const knownMembersDocument = (name: string) => `query ${name}($ids: [ID!]!) { membersByIds(ids: $ids) { id } }`;
+
+/** What membersByIds takes at once. */
+const IDS_PER_CALL = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which members exist (live, not erased), asked of the auth domain through the supergraph as a domain's service. */
+export class KnownMembers {
+  constructor(
+    private readonly supergraph: SupergraphClient,
+    private readonly document: string,
+  ) {}
+
+  /** The ids among `ids` that name a member (lowercase); what is no id at all names nobody. */
+  async known(ids: string[], requestId?: string): Promise<Set<string>> {
+    const asked = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const found = new Set<string>();
+    for (let start = 0; start < asked.length; start += IDS_PER_CALL) {
+      const data = await this.supergraph.run<{ membersByIds: Array<{ id: string }> }>(this.document, { ids: asked.slice(start, start + IDS_PER_CALL) }, requestId);
+      for (const member of data.membersByIds) found.add(member.id.toLowerCase());
+    }
+    return found;
+  }
+
+  /** 404 (`Member not found`) for an unknown or deleted member, or what is no id at all. */
+  async assertExists(memberId: string, requestId?: string): Promise<void> {
+    if (!(await this.known([memberId], requestId)).has(memberId.toLowerCase())) throw notFound('Member', memberId);
+  }
+}

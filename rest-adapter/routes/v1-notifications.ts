@@ -1,0 +1,191 @@
+import { Route } from '../route';
+import { V1_BASE } from '../v1/envelope';
+import { conflictOnField, notFoundByField } from '../v1/failures';
+import { arrayOf, boolean, id, integer, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+
+const BASE = `${V1_BASE}/notifications`;
+const CHANNELS = ['in_app', 'chatapp_mini_program', 'sms', 'email'];
+const CATEGORIES = ['promotions', 'loyalty', 'transactions', 'campaigns'];
+
+const NOTIFICATION = object(
+  {
+    id: id(),
+    title: string(),
+    body: string(),
+    image: nullable(string()),
+    action_url: nullable(string({ description: 'As given; recipients get a tracked link to it' })),
+    channel: oneOf(...CHANNELS),
+    priority: oneOf('low', 'normal', 'high'),
+    category: nullable(oneOf(...CATEGORIES)),
+    template_name: nullable(string()),
+    segment_id: nullable(id()),
+    status: oneOf('scheduled', 'sending', 'completed'),
+    total_recipients: integer(),
+    delivered: integer(),
+    failed: integer(),
+    skipped: integer({ description: 'Recipients who turned the channel or category off' }),
+    opened: integer({ description: 'In-app copies read, and tracked links followed' }),
+    clicked: integer({ description: 'Tracked links followed (once per recipient)' }),
+    note: nullable(string()),
+    created_at: timestamp(),
+    sent_at: nullable(timestamp()),
+    completed_at: nullable(timestamp()),
+    scheduled_at: nullable(timestamp()),
+  },
+  ['id', 'title', 'body', 'status', 'total_recipients', 'delivered', 'failed', 'opened', 'clicked', 'created_at', 'sent_at', 'completed_at', 'scheduled_at'],
+);
+const SENT = object(
+  { notification_id: id(), status: oneOf('scheduled', 'sending'), total_recipients: integer({ description: "A segment's members now; final once sending ran" }), scheduled_at: nullable(timestamp()) },
+  ['notification_id', 'status', 'total_recipients', 'scheduled_at'],
+);
+const MESSAGE_FIELDS = {
+  title: string({ maxLength: 255, description: 'Required unless template' }),
+  body: string({ maxLength: 5000, description: 'Required unless template' }),
+  image: string({ format: 'uri' }),
+  action_url: string({ format: 'uri', description: 'Sent as a tracked link' }),
+  channel: oneOf(...CHANNELS),
+  priority: oneOf('low', 'normal', 'high'),
+  category: oneOf(...CATEGORIES),
+  schedule_at: string({ format: 'date-time', description: 'Absent: now' }),
+  template: string({ description: 'A template name: title and body come from it' }),
+  variables: object({}, [], { additionalProperties: true, description: "Every variable the template declares, and no other" }),
+};
+const TEMPLATE = object(
+  { id: id(), name: string(), title: string(), body: string(), channel: oneOf(...CHANNELS), variables: arrayOf(string()), created_at: timestamp(), updated_at: timestamp() },
+  ['id', 'name', 'title', 'body', 'channel', 'variables', 'created_at'],
+);
+const PREFERENCES = object(
+  {
+    customer_id: id(),
+    channels: object({ chatapp: boolean(), sms: boolean(), email: boolean() }),
+    categories: object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }),
+    quiet_hours: object({ enabled: boolean(), start: string({ description: 'HH:MM' }), end: string({ description: 'HH:MM' }), timezone: nullable(string({ description: 'IANA zone; null: UTC' })) }),
+    updated_at: nullable(timestamp()),
+  },
+  ['customer_id', 'channels', 'categories', 'quiet_hours'],
+);
+const SEND_ERRORS = { 404: 'TEMPLATE_NOT_FOUND for an unknown template' };
+/** The template's variables are the caller's own names: passed as sent, not camel-cased. */
+const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBody?: Record<string, unknown> }) => ({
+  input: { ...body, ...(rawBody?.variables !== undefined ? { variables: rawBody.variables } : {}) },
+});
+
+/**
+ * Part 3 notifications (CONTRACT-v1 section 5): sends need `write` and notification:manage (marketing,
+ * admin) and answer 202 at once; staff read with notification:read; a customer reads and changes its
+ * own preferences. The tracked link is public.
+ */
+export const V1_NOTIFICATION_ROUTES: Route[] = [
+  {
+    method: 'post',
+    path: `${BASE}/send`,
+    operation: 'V1SendNotification',
+    envelope: 'v1',
+    status: 202,
+    idempotent: true,
+    notFound: 'CUSTOMER_NOT_FOUND',
+    v1Failure: notFoundByField({ template: 'TEMPLATE_NOT_FOUND' }),
+    variables: sendVariables,
+    doc: {
+      summary: 'Sends a notification to customers, now or at schedule_at (202: the job sends it in batches)',
+      body: object({ customer_ids: arrayOf(id(), { minItems: 1, maxItems: 10000 }), ...MESSAGE_FIELDS }, ['customer_ids']),
+      response: SENT,
+      errors: SEND_ERRORS,
+    },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/send-to-segment`,
+    operation: 'V1SendNotificationToSegment',
+    envelope: 'v1',
+    status: 202,
+    idempotent: true,
+    notFound: 'SEGMENT_NOT_FOUND',
+    v1Failure: notFoundByField({ template: 'TEMPLATE_NOT_FOUND' }),
+    variables: sendVariables,
+    doc: {
+      summary: "Sends a notification to a segment's members (resolved when sending begins), now or at schedule_at",
+      body: object({ segment_id: id(), ...MESSAGE_FIELDS }, ['segment_id']),
+      response: SENT,
+      errors: SEND_ERRORS,
+    },
+  },
+  {
+    method: 'get',
+    path: BASE,
+    operation: 'V1Notifications',
+    envelope: 'v1List',
+    doc: {
+      summary: 'Notifications, newest first, with their counters',
+      query: { status: oneOf('scheduled', 'sending', 'completed'), channel: oneOf(...CHANNELS), date_from: string({ description: 'created at or after' }), date_to: string({ description: 'created at or before (a bare date covers its day)' }) },
+      response: NOTIFICATION,
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/templates`,
+    operation: 'V1NotificationTemplates',
+    envelope: 'v1List',
+    doc: { summary: 'Notification templates by name', response: TEMPLATE },
+  },
+  {
+    method: 'post',
+    path: `${BASE}/templates`,
+    operation: 'V1CreateNotificationTemplate',
+    envelope: 'v1',
+    status: 201,
+    v1Failure: conflictOnField('DUPLICATE'),
+    doc: {
+      summary: 'Creates a template; every {{variable}} of title and body must be declared in variables (409 DUPLICATE on a name in use)',
+      body: object({ name: string(), title: string({ maxLength: 255 }), body: string({ maxLength: 5000 }), channel: oneOf(...CHANNELS), variables: arrayOf(string()) }, ['name', 'title', 'body', 'channel']),
+      response: TEMPLATE,
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/track/:deliveryId`,
+    operation: 'V1TrackNotificationClick',
+    envelope: 'v1',
+    public: true,
+    notFound: 'NOTIFICATION_NOT_FOUND',
+    variables: ({ params, query }) => ({ deliveryId: params.deliveryId, signature: typeof query.sig === 'string' ? query.sig : '' }),
+    redirect: (payload) => String(payload),
+    doc: { summary: "A recipient's tracked link: counts the click, then 302 to the notification's action_url", query: { sig: string() } },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:id`,
+    operation: 'V1Notification',
+    envelope: 'v1',
+    notFound: 'NOTIFICATION_NOT_FOUND',
+    doc: { summary: 'One notification with its delivery counters', response: NOTIFICATION },
+  },
+  {
+    method: 'get',
+    path: `${V1_BASE}/customers/:id/notifications/preferences`,
+    operation: 'V1NotificationPreferences',
+    envelope: 'v1',
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params }) => ({ customerId: params.id }),
+    doc: { summary: "A customer's notification preferences (the defaults until changed)", response: PREFERENCES },
+  },
+  {
+    method: 'patch',
+    path: `${V1_BASE}/customers/:id/notifications/preferences`,
+    operation: 'V1UpdateNotificationPreferences',
+    envelope: 'v1',
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    variables: ({ params, body }) => ({ customerId: params.id, input: body }),
+    doc: {
+      summary: 'Changes some notification preferences; absent keys stay',
+      body: object({
+        channels: object({ chatapp: boolean(), sms: boolean(), email: boolean() }),
+        categories: object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }),
+        quiet_hours: object({ enabled: boolean(), start: string(), end: string(), timezone: nullable(string()) }),
+      }),
+      response: PREFERENCES,
+    },
+  },
+];

@@ -1,0 +1,356 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { ClientBase } from 'pg';
+import { PublishedEvent } from '../../../core/events/outbox-event';
+import { AUTH, CustomerCreated, CustomerDeleted } from '../../auth/contract';
+import { BOOKING, BookingChanged } from '../../booking/contract';
+import { CAMPAIGN, CampaignChanged, CampaignParticipantCompleted, CampaignParticipantJoined } from '../../campaign/contract';
+import { CLUSTER, CustomerTierChanged } from '../../cluster/contract';
+import { NOTIFICATION, NotificationRead } from '../../notification/contract';
+import { POINT, PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../../point/contract';
+import { REWARD, RewardClaimed, RewardRedeemed } from '../../reward/contract';
+
+/** The queue of the read model's consumer. */
+export const ANALYTICS_READ_MODEL_QUEUE = 'analytics.read-model';
+
+/** Every event type the read model is built from, with the domain (Postgres schema) that publishes it. */
+export const ANALYTICS_EVENT_SOURCES: Readonly<Record<string, string>> = {
+  [AUTH.events.customerCreated]: AUTH.name,
+  [AUTH.events.customerDeleted]: AUTH.name,
+  [CLUSTER.events.tierChanged]: CLUSTER.name,
+  [POINT.events.earned]: POINT.name,
+  [POINT.events.redeemed]: POINT.name,
+  [POINT.events.expired]: POINT.name,
+  [POINT.events.transactionCompleted]: POINT.name,
+  [POINT.events.transactionRefunded]: POINT.name,
+  [REWARD.events.claimed]: REWARD.name,
+  [REWARD.events.redeemed]: REWARD.name,
+  [CAMPAIGN.events.created]: CAMPAIGN.name,
+  [CAMPAIGN.events.started]: CAMPAIGN.name,
+  [CAMPAIGN.events.ended]: CAMPAIGN.name,
+  [CAMPAIGN.events.participantJoined]: CAMPAIGN.name,
+  [CAMPAIGN.events.participantCompleted]: CAMPAIGN.name,
+  [BOOKING.events.created]: BOOKING.name,
+  [BOOKING.events.checkedIn]: BOOKING.name,
+  [NOTIFICATION.events.read]: NOTIFICATION.name,
+};
+export const ANALYTICS_EVENTS = Object.keys(ANALYTICS_EVENT_SOURCES);
+
+/** The tables of the read model, emptied by a rebuild (the reports are not part of it). */
+export const READ_MODEL_TABLES = ['applied_event', 'customer', 'customer_day', 'day_total', 'sales_day', 'purchase', 'points_entry', 'reward_claim', 'campaign', 'campaign_participant'];
+
+type DayColumn =
+  | 'actions'
+  | 'purchases'
+  | 'purchase_amount'
+  | 'bookings'
+  | 'check_ins'
+  | 'points_earned'
+  | 'points_redeemed'
+  | 'points_expired'
+  | 'rewards_claimed'
+  | 'rewards_redeemed'
+  | 'campaign_joins';
+
+/** The UTC day of a timestamp, `YYYY-MM-DD`. */
+export const utcDay = (timestamp: string): string => new Date(timestamp).toISOString().slice(0, 10);
+
+const abs = (amount: string) => amount.replace(/^-/, '');
+
+/**
+ * The changes one event makes, as ONE statement: `fresh` records the event id (nothing when it was
+ * applied before) and every step is a data-modifying CTE that runs only when `fresh` holds a row (or a
+ * step it names, such as a purchase row inserted just now). One round trip per event, whatever the type.
+ */
+class EventStatement {
+  private readonly steps: string[] = [];
+  private readonly params: unknown[];
+
+  constructor(event: PublishedEvent) {
+    this.params = [event.id, event.type];
+  }
+
+  /** A data-modifying step (gated by its own `where exists`); returns its name, for steps that need its rows. */
+  step(sql: string, params: unknown[]): string {
+    const name = `s${this.steps.length}`;
+    this.steps.push(`${name} as (${sql})`);
+    this.params.push(...params);
+    return name;
+  }
+
+  /**
+   * A customer's action (what makes it active): its row (created when the action comes before its
+   * `customer.created`) keeps the latest day with one, and the figures are added to its day and the day's total.
+   */
+  action(at: string, customerId: string, figures: Partial<Record<DayColumn, string | number>>): void {
+    this.step(
+      `insert into analytics.customer (customer_id, last_active_day) select ?::uuid, ?::date where exists (select 1 from fresh)
+       on conflict (customer_id) do update set last_active_day = greatest(customer.last_active_day, excluded.last_active_day)`,
+      [customerId, utcDay(at)],
+    );
+    this.addToDay(at, customerId, { actions: 1, ...figures });
+  }
+
+  /** Adds to a customer's figures of one day and to the day's total (the rows created at zero). */
+  addToDay(at: string, customerId: string, figures: Partial<Record<DayColumn, string | number>>): void {
+    const columns = Object.keys(figures) as DayColumn[];
+    const values = columns.map((column) => figures[column]);
+    const add = (table: string) => columns.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(', ');
+    this.step(
+      `insert into analytics.customer_day (day, customer_id, ${columns.join(', ')})
+       select ?::date, ?::uuid, ${columns.map(() => '?::numeric').join(', ')} where exists (select 1 from fresh)
+       on conflict (day, customer_id) do update set ${add('customer_day')}`,
+      [utcDay(at), customerId, ...values],
+    );
+    this.step(
+      `insert into analytics.day_total (day, ${columns.join(', ')}) select ?::date, ${columns.map(() => '?::numeric').join(', ')} where exists (select 1 from fresh)
+       on conflict (day) do update set ${add('day_total')}`,
+      [utcDay(at), ...values],
+    );
+  }
+
+  sql(): { sql: string; params: unknown[] } {
+    return {
+      sql: `with fresh as (insert into analytics.applied_event (event_id, type) values (?, ?) on conflict do nothing returning event_id)
+            ${this.steps.map((step) => `, ${step}`).join('\n')}
+            select count(*)::int as fresh from fresh`,
+      params: this.params,
+    };
+  }
+}
+
+function ledgerEntry(statement: EventStatement, type: 'earned' | 'redeemed' | 'expired', entry: PointLedgerEntry): void {
+  const points = abs(entry.amount);
+  statement.step(
+    `insert into analytics.points_entry (transaction_id, customer_id, type, points, reason, balance_after, created_at)
+     select ?, ?::uuid, ?, ?::numeric, ?, ?::numeric, ?::timestamptz where exists (select 1 from fresh) on conflict do nothing`,
+    [entry.transactionId, entry.memberId, type, points, entry.note ?? null, entry.balanceAfter, entry.createdAt],
+  );
+  statement.step(
+    `insert into analytics.customer (customer_id, points_balance, points_earned, points_redeemed)
+     select ?::uuid, ?::numeric, ?::numeric, ?::numeric where exists (select 1 from fresh)
+     on conflict (customer_id) do update set points_balance = excluded.points_balance,
+       points_earned = customer.points_earned + excluded.points_earned, points_redeemed = customer.points_redeemed + excluded.points_redeemed`,
+    [entry.memberId, entry.balanceAfter, type === 'earned' ? points : 0, type === 'redeemed' ? points : 0],
+  );
+  statement.addToDay(entry.createdAt, entry.memberId, { [`points_${type}`]: points });
+}
+
+/** The statement of one event of the read model's types. */
+function statementOf(event: PublishedEvent<any>): EventStatement {
+  const statement = new EventStatement(event);
+  const data = event.data;
+  switch (event.type) {
+    case AUTH.events.customerCreated: {
+      const { customer } = data as CustomerCreated;
+      statement.step(
+        `insert into analytics.customer (customer_id, name, email, phone, registered_at) select ?::uuid, ?, ?, ?, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (customer_id) do update set name = excluded.name, email = excluded.email, phone = excluded.phone, registered_at = excluded.registered_at`,
+        [customer.id, customer.name, customer.email, customer.phone, customer.created_at],
+      );
+      statement.step(
+        `insert into analytics.day_total (day, registrations) select ?::date, 1 where exists (select 1 from fresh)
+         on conflict (day) do update set registrations = day_total.registrations + 1`,
+        [utcDay(customer.created_at)],
+      );
+      break;
+    }
+    case AUTH.events.customerDeleted: {
+      const deleted = data as CustomerDeleted;
+      statement.step(
+        `insert into analytics.customer (customer_id, deleted_at) select ?::uuid, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (customer_id) do update set deleted_at = excluded.deleted_at`,
+        [deleted.customer_id, deleted.deleted_at],
+      );
+      break;
+    }
+    case CLUSTER.events.tierChanged: {
+      const change = data as CustomerTierChanged;
+      statement.step(
+        `insert into analytics.customer (customer_id, tier_id, tier_name) select ?::uuid, ?, ? where exists (select 1 from fresh)
+         on conflict (customer_id) do update set tier_id = excluded.tier_id, tier_name = excluded.tier_name`,
+        [change.customer_id, change.to_tier?.id ?? null, change.to_tier?.name ?? null],
+      );
+      break;
+    }
+    case POINT.events.earned:
+      ledgerEntry(statement, 'earned', data as PointLedgerEntry);
+      break;
+    case POINT.events.redeemed:
+      ledgerEntry(statement, 'redeemed', data as PointLedgerEntry);
+      break;
+    case POINT.events.expired:
+      ledgerEntry(statement, 'expired', data as PointLedgerEntry);
+      break;
+    case POINT.events.transactionRefunded: {
+      const refund = data as TransactionRefunded;
+      const refunded = statement.step(
+        `update analytics.purchase set refunded = refunded + ?::numeric, status = ? where transaction_id = ? and exists (select 1 from fresh)
+         returning coalesce(store_id, '') as store_id, coalesce(category, '') as category`,
+        [refund.amount, refund.status, refund.transactionId],
+      );
+      statement.step(
+        `insert into analytics.sales_day (day, store_id, category, refunded) select ?::date, store_id, category, ?::numeric from ${refunded}
+         on conflict (day, store_id, category) do update set refunded = sales_day.refunded + excluded.refunded`,
+        [utcDay(refund.refundedAt), refund.amount],
+      );
+      break;
+    }
+    case REWARD.events.claimed: {
+      const claim = data as RewardClaimed;
+      statement.step(
+        `insert into analytics.reward_claim (reward_code_id, customer_id, reward_id, points, claimed_at) select ?, ?::uuid, ?, ?::numeric, ?::timestamptz
+          where exists (select 1 from fresh) on conflict do nothing`,
+        [claim.rewardCodeId, claim.memberId, claim.rewardCatalogId, claim.pointUsage, claim.claimedAt],
+      );
+      statement.action(claim.claimedAt, claim.memberId, { rewards_claimed: 1 });
+      break;
+    }
+    case REWARD.events.redeemed: {
+      const used = data as RewardRedeemed;
+      statement.step(
+        `insert into analytics.reward_claim (reward_code_id, customer_id, reward_id, points, claimed_at, redeemed_at) select ?, ?::uuid, ?, 0, ?::timestamptz, ?::timestamptz
+          where exists (select 1 from fresh) on conflict (reward_code_id) do update set redeemed_at = excluded.redeemed_at`,
+        [used.rewardCodeId, used.memberId, used.rewardCatalogId, used.usedAt, used.usedAt],
+      );
+      statement.action(used.usedAt, used.memberId, { rewards_redeemed: 1 });
+      break;
+    }
+    case CAMPAIGN.events.created:
+    case CAMPAIGN.events.started:
+    case CAMPAIGN.events.ended: {
+      const campaign = data as CampaignChanged;
+      statement.step(
+        `insert into analytics.campaign (campaign_id, name, type, status, start_date, end_date, created_at)
+         select ?::uuid, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (campaign_id) do update set name = excluded.name, type = excluded.type, status = excluded.status,
+           start_date = excluded.start_date, end_date = excluded.end_date`,
+        [campaign.campaignId, campaign.name, campaign.type, campaign.status, campaign.startDate, campaign.endDate, campaign.occurredAt],
+      );
+      break;
+    }
+    case CAMPAIGN.events.participantJoined: {
+      const joined = data as CampaignParticipantJoined;
+      statement.step(
+        `insert into analytics.campaign_participant (campaign_id, customer_id, joined_at) select ?::uuid, ?::uuid, ?::timestamptz where exists (select 1 from fresh)
+         on conflict do nothing`,
+        [joined.campaignId, joined.customerId, joined.joinedAt],
+      );
+      statement.action(joined.joinedAt, joined.customerId, { campaign_joins: 1 });
+      break;
+    }
+    case CAMPAIGN.events.participantCompleted: {
+      const completed = data as CampaignParticipantCompleted;
+      const points = completed.reward?.type === 'points' ? String(completed.reward.value ?? 0) : '0';
+      // The customer's latest open participation joined before the completion (its join is earlier in the same stream).
+      statement.step(
+        `update analytics.campaign_participant set completed_at = ?::timestamptz, reward_points = ?::numeric
+          where exists (select 1 from fresh) and (campaign_id, customer_id, joined_at) = (
+            select campaign_id, customer_id, joined_at from analytics.campaign_participant
+             where campaign_id = ?::uuid and customer_id = ?::uuid and completed_at is null and joined_at <= ?::timestamptz order by joined_at desc limit 1)`,
+        [completed.completedAt, points, completed.campaignId, completed.customerId, completed.completedAt],
+      );
+      break;
+    }
+    case BOOKING.events.created: {
+      const booking = data as BookingChanged;
+      statement.action(booking.occurredAt, booking.memberId, { bookings: 1 });
+      break;
+    }
+    case BOOKING.events.checkedIn: {
+      const booking = data as BookingChanged;
+      statement.action(booking.checkedInAt ?? booking.occurredAt, booking.memberId, { check_ins: 1 });
+      break;
+    }
+    case NOTIFICATION.events.read: {
+      const read = data as NotificationRead;
+      statement.action(read.readAt, read.memberId, {});
+      break;
+    }
+  }
+  return statement;
+}
+
+/**
+ * Purchases (`transaction.completed`), the bulk of the history, applied as a set in one statement: the
+ * new event ids, their purchase rows, and the daily figures summed per customer and day, per day, store
+ * and category. One purchase is a set of one (the live consumer); the rebuild passes thousands at once.
+ */
+const PURCHASES_SQL = `
+  with input as (
+    select * from jsonb_to_recordset(?::jsonb) as e(id uuid, type text, transaction_id text, customer_id uuid, amount numeric, store_id text, category text,
+                                                   points_earned numeric, occurred_at timestamptz)),
+  fresh as (insert into analytics.applied_event (event_id, type) select id, type from input on conflict do nothing returning event_id),
+  inserted as (
+    insert into analytics.purchase (transaction_id, customer_id, amount, status, store_id, category, points_earned, occurred_at)
+    select transaction_id, customer_id, amount, 'completed', store_id, category, points_earned, occurred_at from input join fresh on fresh.event_id = input.id
+    on conflict do nothing returning customer_id, amount, store_id, category, (occurred_at at time zone 'UTC')::date as day),
+  customers as (
+    insert into analytics.customer (customer_id, last_active_day) select customer_id, max(day) from inserted group by customer_id
+    on conflict (customer_id) do update set last_active_day = greatest(customer.last_active_day, excluded.last_active_day)),
+  totals as (
+    insert into analytics.day_total (day, actions, purchases, purchase_amount) select day, count(*), count(*), sum(amount) from inserted group by day
+    on conflict (day) do update set actions = day_total.actions + excluded.actions, purchases = day_total.purchases + excluded.purchases,
+      purchase_amount = day_total.purchase_amount + excluded.purchase_amount),
+  days as (
+    insert into analytics.customer_day (day, customer_id, actions, purchases, purchase_amount)
+    select day, customer_id, count(*), count(*), sum(amount) from inserted group by day, customer_id
+    on conflict (day, customer_id) do update set actions = customer_day.actions + excluded.actions, purchases = customer_day.purchases + excluded.purchases,
+      purchase_amount = customer_day.purchase_amount + excluded.purchase_amount),
+  sales as (
+    insert into analytics.sales_day (day, store_id, category, transactions, gross)
+    select day, coalesce(store_id, ''), coalesce(category, ''), count(*), sum(amount) from inserted group by 1, 2, 3
+    on conflict (day, store_id, category) do update set transactions = sales_day.transactions + excluded.transactions, gross = sales_day.gross + excluded.gross)
+  select count(*)::int as fresh from fresh`;
+
+function purchasesStatement(events: PublishedEvent<TransactionCompleted>[]): { sql: string; params: unknown[] } {
+  const rows = events.map(({ id, type, data }) => ({
+    id,
+    type,
+    transaction_id: data.transactionId,
+    customer_id: data.customerId,
+    amount: data.amount,
+    store_id: data.storeId,
+    category: data.category,
+    points_earned: data.pointsEarned,
+    occurred_at: data.occurredAt,
+  }));
+  return { sql: PURCHASES_SQL, params: [JSON.stringify(rows)] };
+}
+
+/** The statement of a run of events of one type (several only for purchases, which apply as a set). */
+const statementOfRun = (events: PublishedEvent<any>[]) =>
+  events[0].type === POINT.events.transactionCompleted ? purchasesStatement(events) : statementOf(events[0]).sql();
+
+/**
+ * Applies one published event to the read model, once per event id: a duplicate delivery, a redelivery
+ * after a crash, or a replay by the rebuild changes nothing. One statement, in the caller's transaction;
+ * true when the event was new.
+ */
+export async function applyAnalyticsEvent(em: EntityManager, event: PublishedEvent<any>): Promise<boolean> {
+  const { sql, params } = statementOfRun([event]);
+  const [{ fresh }] = await em.execute(sql, params);
+  return fresh === 1;
+}
+
+/**
+ * The same for a run of events in commit order, on a plain connection (the rebuild's): purchases in one
+ * statement per run, the others one by one, each type's statement prepared once per connection (its
+ * text never changes). Returns how many were new.
+ */
+export async function applyAnalyticsEventsOn(client: ClientBase, events: PublishedEvent<any>[]): Promise<number> {
+  const runs: PublishedEvent<any>[][] = [];
+  for (const event of events) {
+    const last = runs[runs.length - 1];
+    if (last && event.type === POINT.events.transactionCompleted && last[0].type === event.type) last.push(event);
+    else runs.push([event]);
+  }
+  let applied = 0;
+  for (const run of runs) {
+    const { sql, params } = statementOfRun(run);
+    let index = 0;
+    const text = sql.replace(/\?/g, () => `$${++index}`);
+    const { rows } = await client.query({ name: `analytics:${run[0].type}`, text, values: params });
+    applied += rows[0].fresh;
+  }
+  return applied;
+}

@@ -1,0 +1,68 @@
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import { Logger } from '../../../core/logger';
+import { ObjectStorage } from '../../../core/storage/object-storage';
+import { Report } from '../entities/report';
+import { AnalyticsSupergraph } from './analytics-supergraph';
+import { reportColumns, reportRows } from './report-rows';
+
+const HOUR_MS = 3600 * 1000;
+
+export interface ReportWriting {
+  orm: MikroORM<PostgreSqlDriver>;
+  storage: ObjectStorage;
+  supergraph: AnalyticsSupergraph;
+  ttlHours: number;
+  logger: Logger;
+}
+
+/**
+ * Writes a processing report: its rows streamed from the read model through csv-stringify (a header row,
+ * RFC 4180 quoting) into object storage, so memory stays bounded whatever the
+ * number of rows; then marks it completed, expiring `ttlHours` later. A report that cannot be written is
+ * marked failed with the reason (an unknown segment) or left to the job's retries (anything else).
+ */
+export async function writeReport(writing: ReportWriting, reportId: string): Promise<void> {
+  const em = writing.orm.em.fork();
+  const report = await em.findOne(Report, { id: reportId });
+  if (!report || report.status !== 'processing') return;
+  let customerIds: string[] | null = null;
+  if (report.filters.segmentId) {
+    const segment = await writing.supergraph.segment(report.filters.segmentId);
+    if (!segment) {
+      await em.nativeUpdate(Report, { id: report.id }, { status: 'failed', error: 'segment_id is not a live segment', completedAt: new Date() });
+      return;
+    }
+    customerIds = await writing.supergraph.memberIds(segment.id);
+  }
+  let rows = 0;
+  const counted = async function* (source: AsyncGenerator<unknown[]>) {
+    for await (const row of source) {
+      rows += 1;
+      yield row;
+    }
+  };
+  const csv = stringify({ header: true, columns: reportColumns(report.type) });
+  const source = Readable.from(counted(reportRows(em, report.type, { from: report.dateFrom, to: report.dateTo, customerIds })));
+  // A failing read fails the write (and the job); `pipe` alone would leave the file waiting.
+  source.on('error', (error) => csv.destroy(error));
+  source.pipe(csv);
+  const key = `reports/${report.id}.csv`;
+  await writing.storage.write(key, csv);
+  const completedAt = new Date();
+  await em.nativeUpdate(Report, { id: report.id }, { status: 'completed', fileKey: key, rowCount: String(rows), completedAt, expiresAt: new Date(completedAt.getTime() + writing.ttlHours * HOUR_MS) });
+  writing.logger.info({ reportId: report.id, type: report.type, rows }, 'report written');
+}
+
+/** Removes the files of expired reports (the rows stay, answered as `expired`). */
+export async function removeExpiredReports(writing: Pick<ReportWriting, 'orm' | 'storage'>, now = new Date()): Promise<number> {
+  const em = writing.orm.em.fork();
+  const expired = await em.find(Report, { fileKey: { $ne: null }, expiresAt: { $lte: now } }, { limit: 1000 });
+  for (const report of expired) {
+    await writing.storage.remove(report.fileKey!);
+    await em.nativeUpdate(Report, { id: report.id }, { fileKey: null, status: 'expired' });
+  }
+  return expired.length;
+}

@@ -1,0 +1,19 @@
+import { Env, parsePositiveInt } from '../../core/config';
+
+/** The analytics domain's own settings. */
+export interface AnalyticsSettings {
+  /** ANALYTICS_POINT_VALUE (default `0.01`): what one point costs in money, for a campaign's ROI. */
+  pointValue: string;
+  /** ANALYTICS_REPORT_TTL_HOURS (default 24, contract section 5): how long a report's file and download URL live. */
+  reportTtlHours: number;
+}
+
+export function parseAnalyticsSettings(env: Env, problems: string[]): AnalyticsSettings {
+  const raw = env.ANALYTICS_POINT_VALUE?.trim();
+  let pointValue = '0.01';
+  if (raw) {
+    if (/^\d{1,9}(\.\d{1,6})?$/.test(raw) && Number(raw) > 0) pointValue = raw;
+    else problems.push(`ANALYTICS_POINT_VALUE must be a positive decimal number such as 0.01, got "${raw}"`);
+  }
+  return { pointValue, reportTtlHours: parsePositiveInt(env, 'ANALYTICS_REPORT_TTL_HOURS', 24, problems) };
+}

@@ -1,0 +1,463 @@
+import { randomUUID } from 'node:crypto';
+import { Pool, PoolClient } from 'pg';
+import { Logger } from '../../../core/logger';
+import { NOTIFICATION, NotificationCreated, NotificationDeliveryOutcome } from '../contract';
+import { V1Channel } from '../entities/v1-notification';
+import { Channel, ChannelFailure, OutgoingMessage } from './channels/channel';
+import { ClickTracking } from './click-tracking';
+import { decideDelivery, StoredPreferences } from './delivery-rules';
+import { NotificationSupergraph, Recipient } from './notification-supergraph';
+import { sentEvent } from './v1-notification.service';
+
+/** Recipients read per expansion step (the cluster's largest page). */
+const EXPAND_PAGE = 5000;
+/** External deliveries attempted side by side per process. */
+const EXTERNAL_CONCURRENCY = 20;
+/** How long the worker rests when a round found nothing to do (a send in this process wakes it at once). */
+const IDLE_MS = 250;
+const RANK: Record<string, number> = { high: 0, normal: 1, low: 2 };
+
+export interface SenderOptions {
+  batchSize: number;
+  /** Seconds before each retry of a temporary failure; its length is the number of retries. */
+  retrySchedule: number[];
+  channelTimeoutMs: number;
+}
+
+interface DueRow {
+  id: string;
+  notification_id: string;
+  customer_id: string;
+  channel: V1Channel;
+  attempts: number;
+  title: string;
+  body: string;
+  image: string | null;
+  action_url: string | null;
+  category: string | null;
+  priority: string;
+  channels: StoredPreferences['channels'];
+  categories: StoredPreferences['categories'];
+  quiet_hours: StoredPreferences['quietHours'];
+}
+
+interface EventRow {
+  type: string;
+  payload: object;
+  /**
+   * The member for events of its stream (`notification.created`); null for delivery outcomes, which need
+   * no order per customer: no per-aggregate lock in the outbox trigger, no stream announcement.
+   */
+  aggregateId: string | null;
+}
+
+/**
+ * Sends version-1 notifications, in every process that runs the notification domain: starts scheduled
+ * ones when due, expands recipients into delivery rows (unique per notification, customer and channel)
+ * page by page, and delivers due rows. In-app deliveries are written in batches, each in one
+ * transaction with its in-app notifications, events and counters: a crash loses or repeats nothing.
+ * External deliveries are leased (`sending`) before the provider is called and settled after; a lease
+ * that runs out (the process died mid-call) fails the delivery as "outcome unknown" rather than send
+ * it again. Rows are claimed with `for update skip locked`, so processes share the work.
+ */
+export class V1NotificationSender {
+  private readonly pool: Pool;
+  private stopped = false;
+  private wake?: () => void;
+  private running?: Promise<void>;
+
+  constructor(
+    databaseUrl: string,
+    private readonly supergraph: NotificationSupergraph,
+    private readonly channels: Record<Exclude<V1Channel, 'in_app'>, Channel>,
+    private readonly tracking: ClickTracking,
+    private readonly options: SenderOptions,
+    private readonly logger: Logger,
+  ) {
+    this.pool = new Pool({ connectionString: databaseUrl, max: 4, idleTimeoutMillis: 10_000 });
+    this.pool.on('error', (error) => logger.error({ err: error }, 'notification sender connection failed'));
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Work was just committed: look now rather than at the next round. */
+  readonly kick = (): void => this.wake?.();
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    await this.pool.end();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      let busy = false;
+      try {
+        busy = await this.round();
+      } catch (error) {
+        this.logger.error({ err: error }, 'notification sending round failed');
+      }
+      if (busy || this.stopped) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  /** One round of every step; true when any did something. */
+  async round(): Promise<boolean> {
+    let done = 0;
+    done += await this.startDue();
+    done += await this.expandOne();
+    done += await this.deliverInApp();
+    done += await this.deliverExternal();
+    done += await this.recoverLeases();
+    done += await this.completeDone();
+    return done > 0;
+  }
+
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** scheduled → sending once `scheduled_at` passed, with `notification.sent`. */
+  private startDue(): Promise<number> {
+    return this.inTransaction(async (client) => {
+      const { rows } = await client.query<{ id: string; title: string; channel: V1Channel; total_recipients: number; sent_at: Date }>(
+        `update notification.v1_notification n set status = 'sending', sent_at = now(), updated_at = now()
+          where n.id in (select id from notification.v1_notification where status = 'scheduled' and scheduled_at <= now()
+                          order by scheduled_at limit 50 for update skip locked)
+          returning n.id, n.title, n.channel, n.total_recipients, n.sent_at`,
+      );
+      await insertEvents(
+        client,
+        rows.map((row) => ({
+          type: NOTIFICATION.events.sent,
+          payload: sentEvent({ id: row.id, title: row.title, channel: row.channel, totalRecipients: row.total_recipients }, row.sent_at),
+          aggregateId: row.id,
+        })),
+      );
+      return rows.length;
+    });
+  }
+
+  /** One page of recipients of one sending notification becomes delivery rows (a repeat inserts nothing). */
+  private expandOne(): Promise<number> {
+    return this.inTransaction(async (client) => {
+      const { rows } = await client.query<{ id: string; segment_id: string | null; customer_ids: string[] | null; expand_cursor: string | null; channel: string; priority: string }>(
+        `select id, segment_id, customer_ids, expand_cursor, channel, priority from notification.v1_notification
+          where status = 'sending' and not expanded order by sent_at, id limit 1 for update skip locked`,
+      );
+      const [notification] = rows;
+      if (!notification) return 0;
+      let ids: string[];
+      let cursor: string | null;
+      let done: boolean;
+      let note: string | null = null;
+      if (notification.customer_ids) {
+        const offset = Number(notification.expand_cursor ?? 0);
+        ids = notification.customer_ids.slice(offset, offset + EXPAND_PAGE);
+        cursor = String(offset + ids.length);
+        done = offset + ids.length >= notification.customer_ids.length;
+      } else {
+        const page = await this.supergraph.segmentMemberIds(notification.segment_id!, notification.expand_cursor, EXPAND_PAGE);
+        if (page === null) note = 'the segment no longer existed when sending reached it';
+        ids = page ?? [];
+        cursor = ids.length > 0 ? ids[ids.length - 1] : notification.expand_cursor;
+        done = ids.length < EXPAND_PAGE;
+      }
+      if (ids.length > 0) {
+        await client.query(
+          `insert into notification.delivery (notification_id, customer_id, channel, rank)
+           select $1, unnest($2::uuid[]), $3, $4 on conflict do nothing`,
+          [notification.id, ids, notification.channel, RANK[notification.priority] ?? 1],
+        );
+      }
+      await client.query(
+        `update notification.v1_notification set expand_cursor = $2, expanded = $3, note = coalesce($4, note), updated_at = now(),
+            total_recipients = case when $3 then (select count(*) from notification.delivery where notification_id = $1) else total_recipients end
+          where id = $1`,
+        [notification.id, cursor, done, note],
+      );
+      return 1;
+    });
+  }
+
+  /**
+   * Claims up to `limit` due rows (in_app, or every other channel), high priority first, preferences
+   * joined. No ORDER BY over the due rows: a sort would read every pending row of a large send for each
+   * batch; within one priority any due row will do.
+   */
+  private async claimDue(client: PoolClient, inApp: boolean, limit: number): Promise<DueRow[]> {
+    const claimed: DueRow[] = [];
+    for (const rank of [0, 1, 2]) {
+      if (claimed.length >= limit) break;
+      const { rows } = await client.query<DueRow>(
+        `select d.id, d.notification_id, d.customer_id, d.channel, d.attempts, n.title, n.body, n.image, n.action_url, n.category, n.priority,
+                p.channels, p.categories, p.quiet_hours
+           from (select id from notification.delivery
+                  where status = 'pending' and rank = $3 and next_attempt_at <= now() and (channel = 'in_app') = $1
+                  limit $2 for update skip locked) due
+           join notification.delivery d on d.id = due.id
+           join notification.v1_notification n on n.id = d.notification_id
+           left join notification.preference p on p.customer_id = d.customer_id`,
+        [inApp, limit - claimed.length, rank],
+      );
+      claimed.push(...rows);
+    }
+    return claimed;
+  }
+
+  /**
+   * Skips (preferences) and holds (quiet hours) what must not go now; returns the rest. Skips are
+   * counted on their notifications.
+   */
+  private async sortOut(client: PoolClient, rows: DueRow[]): Promise<DueRow[]> {
+    const now = new Date();
+    const send: DueRow[] = [];
+    const skipped: Array<{ id: string; reason: string; notificationId: string }> = [];
+    const held: Array<{ id: string; until: Date; zone: string }> = [];
+    for (const row of rows) {
+      const decision = decideDelivery(row.channel, row.category, { channels: row.channels, categories: row.categories, quietHours: row.quiet_hours }, now);
+      if (decision.kind === 'send') send.push(row);
+      else if (decision.kind === 'skip') skipped.push({ id: row.id, reason: decision.reason, notificationId: row.notification_id });
+      else held.push({ id: row.id, until: decision.until, zone: decision.timeZone });
+    }
+    if (skipped.length > 0) {
+      await client.query(
+        `update notification.delivery d set status = 'skipped', skip_reason = t.reason, updated_at = now()
+           from unnest($1::uuid[], $2::text[]) as t(id, reason) where d.id = t.id`,
+        [skipped.map((s) => s.id), skipped.map((s) => s.reason)],
+      );
+      await addCounts(client, 'skipped', skipped.map((s) => s.notificationId));
+    }
+    if (held.length > 0) {
+      await client.query(
+        `update notification.delivery d set next_attempt_at = t.until, quiet_until = t.until, quiet_time_zone = t.zone, updated_at = now()
+           from unnest($1::uuid[], $2::timestamptz[], $3::text[]) as t(id, until, zone) where d.id = t.id`,
+        [held.map((h) => h.id), held.map((h) => h.until.toISOString()), held.map((h) => h.zone)],
+      );
+    }
+    return send;
+  }
+
+  /** One batch of in-app deliveries: in-app notifications, their events and the counters in one transaction. */
+  private deliverInApp(): Promise<number> {
+    return this.inTransaction(async (client) => {
+      const rows = await this.claimDue(client, true, this.options.batchSize);
+      if (rows.length === 0) return 0;
+      const send = await this.sortOut(client, rows);
+      if (send.length > 0) {
+        const now = new Date().toISOString();
+        const written = send.map((row) => {
+          const metadata = { notificationId: row.notification_id, actionUrl: row.action_url ? this.tracking.link(row.id) : null, image: row.image };
+          return { row, inAppId: randomUUID(), type: row.category === 'promotions' ? 'promotion' : 'news', metadata };
+        });
+        await client.query(
+          `insert into notification.in_app_notification (id, member_id, title_en, content_en, format, type, metadata, created_at, updated_at)
+           select t.id, t.member, t.title, t.content, 'raw', t.type, t.metadata::jsonb, $7, $7
+             from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as t(id, member, title, content, type, metadata)`,
+          [
+            written.map((w) => w.inAppId),
+            written.map((w) => w.row.customer_id),
+            written.map((w) => w.row.title),
+            written.map((w) => w.row.body),
+            written.map((w) => w.type),
+            written.map((w) => JSON.stringify(w.metadata)),
+            now,
+          ],
+        );
+        await client.query(
+          `update notification.delivery d set status = 'delivered', in_app_id = t.in_app, delivered_at = $3, attempts = attempts + 1, updated_at = $3
+             from unnest($1::uuid[], $2::uuid[]) as t(id, in_app) where d.id = t.id`,
+          [written.map((w) => w.row.id), written.map((w) => w.inAppId), now],
+        );
+        await addCounts(client, 'delivered', written.map((w) => w.row.notification_id));
+        const events: EventRow[] = [];
+        for (const { row, inAppId, type, metadata } of written) {
+          const created: NotificationCreated = {
+            notificationId: inAppId,
+            memberId: row.customer_id,
+            type,
+            pointSubtype: null,
+            tierSubtype: null,
+            format: 'raw',
+            title_en: row.title,
+            title_th: null,
+            title_cn: null,
+            content_en: row.body,
+            content_th: null,
+            content_cn: null,
+            metadata,
+            createdAt: now,
+          };
+          events.push({ type: NOTIFICATION.events.created, payload: created, aggregateId: row.customer_id });
+          events.push({ type: NOTIFICATION.events.delivered, payload: outcome(row, null, now), aggregateId: null });
+        }
+        await insertEvents(client, events);
+      }
+      return rows.length;
+    });
+  }
+
+  /** Leases due external deliveries, then calls their channels side by side and settles each. */
+  private async deliverExternal(): Promise<number> {
+    const leaseToken = randomUUID();
+    const leaseSeconds = Math.ceil(this.options.channelTimeoutMs / 1000) * 2 + 5;
+    const { claimed, send } = await this.inTransaction(async (client) => {
+      const rows = await this.claimDue(client, false, EXTERNAL_CONCURRENCY);
+      const send = rows.length > 0 ? await this.sortOut(client, rows) : [];
+      if (send.length > 0) {
+        await client.query(
+          `update notification.delivery set status = 'sending', attempts = attempts + 1, lease_token = $2,
+                  lease_until = now() + make_interval(secs => $3), updated_at = now()
+            where id = any($1::uuid[])`,
+          [send.map((row) => row.id), leaseToken, leaseSeconds],
+        );
+      }
+      return { claimed: rows.length, send };
+    });
+    if (send.length === 0) return claimed;
+    let recipients: Map<string, Recipient>;
+    try {
+      recipients = await this.supergraph.recipients([...new Set(send.map((row) => row.customer_id))]);
+    } catch (error) {
+      // Nothing was sent: hand the rows back for the next round.
+      await this.pool.query(
+        `update notification.delivery set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null, next_attempt_at = now() + interval '5 seconds'
+          where id = any($1::uuid[]) and lease_token = $2`,
+        [send.map((row) => row.id), leaseToken],
+      );
+      throw error;
+    }
+    await Promise.all(send.map((row) => this.attempt(row, recipients.get(row.customer_id.toLowerCase()), leaseToken)));
+    return claimed;
+  }
+
+  private async attempt(row: DueRow, recipient: Recipient | undefined, leaseToken: string): Promise<void> {
+    const message: OutgoingMessage = {
+      deliveryId: row.id,
+      notificationId: row.notification_id,
+      title: row.title,
+      body: row.body,
+      image: row.image,
+      actionUrl: row.action_url ? this.tracking.link(row.id) : null,
+      priority: row.priority,
+    };
+    let failure: ChannelFailure | undefined;
+    try {
+      if (!recipient) throw new ChannelFailure('the customer no longer exists', false);
+      await this.channels[row.channel as Exclude<V1Channel, 'in_app'>].send(recipient, message);
+    } catch (error) {
+      failure = error instanceof ChannelFailure ? error : new ChannelFailure(String((error as Error)?.message ?? error).slice(0, 200), false);
+    }
+    const attempts = row.attempts + 1;
+    try {
+      await this.settle(row, leaseToken, attempts, failure);
+    } catch (error) {
+      this.logger.error({ err: error, deliveryId: row.id }, 'notification delivery outcome not recorded');
+    }
+  }
+
+  /** Records an attempt's outcome while its lease holds: delivered, retried later, or failed. */
+  private settle(row: DueRow, leaseToken: string, attempts: number, failure: ChannelFailure | undefined): Promise<void> {
+    return this.inTransaction(async (client) => {
+      const retryIn = failure?.temporary ? this.options.retrySchedule[attempts - 1] : undefined;
+      if (retryIn !== undefined) {
+        await client.query(
+          `update notification.delivery set status = 'pending', next_attempt_at = now() + make_interval(secs => $3), last_error = $4,
+                  lease_token = null, lease_until = null, updated_at = now()
+            where id = $1 and status = 'sending' and lease_token = $2`,
+          [row.id, leaseToken, retryIn, failure!.message],
+        );
+        return;
+      }
+      const status = failure ? 'failed' : 'delivered';
+      const { rowCount } = await client.query(
+        `update notification.delivery set status = $3, last_error = $4, delivered_at = case when $3 = 'delivered' then now() end,
+                lease_token = null, lease_until = null, updated_at = now()
+          where id = $1 and status = 'sending' and lease_token = $2`,
+        [row.id, leaseToken, status, failure?.message ?? null],
+      );
+      if (!rowCount) return;
+      await addCounts(client, status, [row.notification_id]);
+      const type = failure ? NOTIFICATION.events.failed : NOTIFICATION.events.delivered;
+      await insertEvents(client, [{ type, payload: outcome(row, failure?.message ?? null, new Date().toISOString()), aggregateId: null }]);
+    });
+  }
+
+  /** Deliveries whose lease ran out mid-call (the process died): failed, never sent again. */
+  private recoverLeases(): Promise<number> {
+    return this.inTransaction(async (client) => {
+      const { rows } = await client.query<{ id: string; notification_id: string; customer_id: string; channel: V1Channel }>(
+        `update notification.delivery set status = 'failed', lease_token = null, lease_until = null, updated_at = now(),
+                last_error = 'interrupted while sending (the sending process stopped): the outcome is unknown, so it is not sent again'
+          where id in (select id from notification.delivery where status = 'sending' and lease_until < now() limit 500 for update skip locked)
+          returning id, notification_id, customer_id, channel`,
+      );
+      if (rows.length === 0) return 0;
+      await addCounts(client, 'failed', rows.map((row) => row.notification_id));
+      const now = new Date().toISOString();
+      await insertEvents(client, rows.map((row) => ({ type: NOTIFICATION.events.failed, payload: outcome(row, 'interrupted while sending', now), aggregateId: null })));
+      return rows.length;
+    });
+  }
+
+  /** sending → completed once every recipient is expanded and settled. */
+  private async completeDone(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `update notification.v1_notification n set status = 'completed', completed_at = now(), updated_at = now()
+        where n.status = 'sending' and n.expanded
+          and not exists (select 1 from notification.delivery d where d.notification_id = n.id and d.status in ('pending', 'sending'))`,
+    );
+    return rowCount ?? 0;
+  }
+}
+
+const outcome = (row: { notification_id: string; customer_id: string; channel: string }, error: string | null, at: string): NotificationDeliveryOutcome => ({
+  notificationId: row.notification_id,
+  customerId: row.customer_id,
+  channel: row.channel,
+  error,
+  occurredAt: at,
+});
+
+/** Adds one to `counter` of each notification named (once per mention). */
+async function addCounts(client: PoolClient, counter: 'delivered' | 'failed' | 'skipped', notificationIds: string[]): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const id of notificationIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  await client.query(
+    `update notification.v1_notification n set ${counter} = ${counter} + t.count, updated_at = now()
+       from unnest($1::uuid[], $2::int[]) as t(id, count) where n.id = t.id`,
+    [[...counts.keys()], [...counts.values()]],
+  );
+}
+
+/** Writes events to the domain's outbox in the caller's transaction (the trigger orders each aggregate's). */
+async function insertEvents(client: PoolClient, events: EventRow[]): Promise<void> {
+  if (events.length === 0) return;
+  await client.query(
+    `insert into notification.outbox_event (id, type, payload, occurred_at, aggregate_id)
+     select gen_random_uuid(), t.type, t.payload::jsonb, now(), t.aggregate from unnest($1::text[], $2::text[], $3::text[]) as t(type, payload, aggregate)`,
+    [events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.aggregateId)],
+  );
+}
