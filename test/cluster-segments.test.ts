@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
 const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1, beforeClose: () => forgetFixtureMembers() });
 
@@ -308,11 +309,7 @@ describe('rule segments, evaluated on read', () => {
     expect((await platform.api('PUT', '/auth/api/members/me', { token: born.token, body: { birthDate: '1990-05-17' } })).status).toBe(200);
     const birthMonth = async () =>
       (await platform.sql.query('select birth_month from cluster.member_profile where member_id = $1', [born.id])).rows[0]?.birth_month;
-    const deadline = Date.now() + 15_000;
-    while ((await birthMonth()) !== 5) {
-      if (Date.now() > deadline) throw new Error('the birth month never reached the cluster domain');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await waitFor(async () => (await birthMonth()) === 5, 'the birth month in the cluster domain', 15_000);
     const may = await ruleSegment({ birthdayMonth: 5 });
     const june = await ruleSegment({ birthdayMonth: 6 });
     expect(await memberIdsOf(may)).toContain(born.id);

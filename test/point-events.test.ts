@@ -4,6 +4,7 @@ import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { PublishedEvent } from '../core/events/outbox-event';
 import { createLogger } from '../core/logger';
 import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
 const { platform, admin } = usePlatform({ staff: ['admin'] });
 let boss: PgBoss;
@@ -21,29 +22,23 @@ const spend = (body: Record<string, unknown>) => platform.api('POST', '/point/ap
 const outbox = async (memberId: string) =>
   (await platform.sql.query(`select type, payload, published_at from point.outbox_event where payload->>'memberId' = $1 order by sequence`, [memberId])).rows;
 
-async function waitForRows(memberId: string, done: (rows: Awaited<ReturnType<typeof outbox>>) => boolean) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+const waitForRows = (memberId: string, done: (rows: Awaited<ReturnType<typeof outbox>>) => boolean) =>
+  waitFor(async () => {
     const rows = await outbox(memberId);
-    if (done(rows)) return rows;
-    if (Date.now() > deadline) throw new Error('outbox rows did not reach the expected state');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+    return done(rows) && rows;
+  }, 'the outbox rows', 15_000);
 
 /** Jobs the subscribed queue received for the member, fetched until `count` have arrived. */
 async function received(memberId: string, count: number): Promise<PublishedEvent[]> {
   const seen: PublishedEvent[] = [];
-  const deadline = Date.now() + 15_000;
-  while (seen.length < count) {
-    if (Date.now() > deadline) throw new Error(`only ${seen.length} of ${count} events arrived`);
+  await waitFor(async () => {
     const jobs = await boss.fetch<PublishedEvent>(queue, { batchSize: 50 });
     for (const job of jobs) {
       await boss.complete(queue, job.id);
       if (job.data.data.memberId === memberId) seen.push(job.data);
     }
-    if (jobs.length === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
+    return seen.length >= count;
+  }, `${count} events of the member`, 15_000);
   return seen;
 }
 

@@ -1,16 +1,21 @@
 import PgBoss from 'pg-boss';
 
+/** The pause before probe `attempt` + 1: 5 ms doubling to 50 ms. */
+const pauseAfter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(50, 5 * 2 ** attempt)));
+
 /**
  * Polls `probe` until it gives something (not undefined, null or false) and returns that; fails with
- * `timed out waiting for <what>` past the deadline. Yields to the event loop between probes, never sleeps.
+ * `timed out waiting for <what>` past the deadline. Between probes it pauses 5 ms, doubling up to 50 ms:
+ * probing back to back (each probe a query or a request through the platform) took the cores from the
+ * very work it waited for, slowing every suite on the machine. It waits on the condition, never a set time.
  */
 export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const value = await probe();
     if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
+    await pauseAfter(attempt);
   }
 }
 
