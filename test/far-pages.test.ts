@@ -7,7 +7,7 @@ import { usePlatform } from './support/use-platform';
  * every page answers the rows OFFSET would, ties included, and the total is the count of the rows.
  * A database of its own, so that the lists hold only what this file writes.
  */
-const { platform, admin } = usePlatform({ staff: ['admin'], ownDatabase: true });
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 
 const LIMIT = 4;
 const members = Array.from({ length: 23 }, () => randomUUID());

@@ -4,7 +4,7 @@ import { waitFor } from './support/wait-for';
 import { usePlatform } from './support/use-platform';
 
 /** A database of its own: the auth.password-reset template of this file must not reach other files' reset mails. */
-const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1, ownDatabase: true });
+const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1 });
 
 const BASE = '/notification/api/mail-templates';
 const fieldsOf = (response: { body: any }) => [...new Set<string>((response.body.data.errors ?? []).map((error: { field: string }) => error.field))].sort();

@@ -8,7 +8,6 @@ const streams: EventStreamClient[] = [];
 const { platform, marketing, member } = usePlatform({
   staff: ['marketing'],
   members: 1,
-  ownDatabase: true,
   beforeClose: async () => {
     for (const stream of streams) stream.close();
   },

@@ -13,7 +13,6 @@ afterAll(() => translator?.close());
 const { platform, marketing, member } = usePlatform({
   staff: ['marketing'],
   members: 1,
-  ownDatabase: true,
   env: () => ({ TRANSLATE_URL: translator.url, TRANSLATE_API_KEY: TRANSLATE_KEY, TRANSLATE_RETRY_LIMIT: '2', TRANSLATE_RETRY_DELAY_SECONDS: '1' }),
 });
 

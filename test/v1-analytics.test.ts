@@ -22,7 +22,7 @@ import { waitFor } from './support/wait-for';
  * The analytics read model fed by the platform's own events, on a database of its own: every figure is
  * known exactly from the activity this file creates.
  */
-const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], ownDatabase: true });
+const { platform, admin, marketing, tenant } = usePlatform({ staff: ['admin', 'marketing', 'tenant'] });
 
 const BASE = '/api/v1/analytics';
 const DAY = 24 * 3600 * 1000;

@@ -8,7 +8,7 @@ const BASE = '/api/v1/customers';
 const V1_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 // A database of its own: new customers start in the lowest active tier, so the tiers are exactly these.
-const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2, ownDatabase: true });
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2 });
 const tiers = {
   vip: { id: randomUUID(), name: 'VIP', level: 0, active: true, special: true },
   old: { id: randomUUID(), name: 'Old', level: 1, active: false, special: false },

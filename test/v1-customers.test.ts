@@ -8,7 +8,7 @@ const V1_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const SNAKE_KEY = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 
 // A database of its own: the list's totals and orders are exactly these three customers.
-const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3, ownDatabase: true });
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3 });
 const [alice, bob, carol] = [0, 1, 2].map((index) => ({ get id() { return members[index].id; }, get token() { return members[index].token; } }));
 const tier = { id: randomUUID(), name_en: unique('Gold '), level: 7 };
 let adminRoleId: string;

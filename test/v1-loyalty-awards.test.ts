@@ -7,7 +7,7 @@ const BATCH = '/api/v1/points/batch-award';
 
 // A database of its own: a thousand awards are a thousand points.earned events, which would queue ahead of
 // the events other test files wait for (their notifications) in a shared database's job queue.
-const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3, ownDatabase: true });
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 3 });
 const [alice, bob, carol] = [0, 1, 2].map((index) => ({ get id() { return members[index].id; }, get token() { return members[index].token; } }));
 
 const post = (path: string, body: unknown, token: string = admin.token, headers: Record<string, string> = {}) => platform.api('POST', path, { token, body, headers });

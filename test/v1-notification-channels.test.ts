@@ -16,7 +16,6 @@ afterAll(async () => {
 });
 
 const { platform, admin, marketing, members } = usePlatform({
-  ownDatabase: true,
   staff: ['admin', 'marketing'],
   members: 4,
   env: () => ({

@@ -5,7 +5,7 @@ import { waitFor } from './support/wait-for';
 
 const BASE = '/api/v1/notifications';
 
-const { platform, marketing, tenant, members } = usePlatform({ ownDatabase: true, staff: ['marketing', 'tenant'], members: 4 });
+const { platform, marketing, tenant, members } = usePlatform({ staff: ['marketing', 'tenant'], members: 4 });
 
 const api = (method: string, path: string, body?: unknown, token: string = marketing.token) => platform.api(method, path, { token, body });
 const fieldsOf = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();

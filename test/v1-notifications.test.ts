@@ -7,7 +7,7 @@ import { waitFor } from './support/wait-for';
 const BASE = '/api/v1/notifications';
 const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-const { platform, admin, marketing, tenant, members } = usePlatform({ ownDatabase: true, staff: ['admin', 'marketing', 'tenant'], members: 4 });
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 4 });
 
 const api = (method: string, path: string, body?: unknown, token: string = marketing.token, headers?: Record<string, string>) => platform.api(method, path, { token, body, headers });
 const fieldsOf = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();

@@ -13,7 +13,6 @@ const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const { platform, admin, marketing, member } = usePlatform({
   staff: ['admin', 'marketing'],
   members: 1,
-  ownDatabase: true,
   env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '2000' },
 });
 

