@@ -1,12 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Pool } from 'pg';
 import { everyDomainPort } from '../subgraphs/registry';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
 import { FakeSms, startFakeSms } from './support/fake-sms';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { callRest, PlatformProcess } from './support/platform-process';
 import { useTempDirs } from './support/temp-dirs';
 import { PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { waitFor } from './support/wait-for';
@@ -21,42 +19,11 @@ let chatapp: FakeChatapp;
 let sms: FakeSms;
 let pool: Pool;
 let env: Record<string, string>;
-let child: ChildProcess | undefined;
 const customerIds = Array.from({ length: CUSTOMERS }, () => randomUUID());
 const phoneOf = (index: number) => `+669${String(index).padStart(8, '0')}`;
 
-function startPlatformProcess(): Promise<string> {
-  const started = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  child = started;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the platform was not ready within ${PLATFORM_START_TIMEOUT_MS} ms`)), PLATFORM_START_TIMEOUT_MS);
-    started.once('exit', (code) => reject(new Error(`the platform exited (${code}) before it was ready`)));
-    createInterface({ input: started.stdout! }).on('line', (text) => {
-      if (!text.startsWith('{')) return;
-      const line = JSON.parse(text);
-      if (line.msg !== 'platform ready') return;
-      clearTimeout(timer);
-      resolve(line.rest);
-    });
-  });
-}
-
-async function kill(signal: NodeJS.Signals): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child!.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
-
-async function call(rest: string, method: string, path: string, body?: unknown, token?: string) {
-  const response = await fetch(`${rest}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-const login = async (rest: string) => (await call(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
+const platformProcess = new PlatformProcess(() => env);
+const login = async (rest: string) => (await callRest(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
 const count = async (sql: string, params: unknown[]) => Number((await pool.query(sql, params)).rows[0].count);
 
 beforeAll(async () => {
@@ -87,14 +54,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await kill('SIGKILL');
+  await platformProcess.kill('SIGKILL');
   await pool?.end();
   await Promise.all([sms?.close(), chatapp?.close()]);
   await database?.drop();
 });
 
 it('a send killed mid-way finishes after a restart: every customer gets exactly one message', async () => {
-  let rest = await startPlatformProcess();
+  let rest = await platformProcess.start();
   await pool.query(
     `insert into auth.member (id, name, phone_number, status, created_at, updated_at) select id, 'Crash customer', phone, 'ACTIVE', now(), now() from unnest($1::uuid[], $2::text[]) as t(id, phone)`,
     [customerIds, customerIds.map((_id, index) => phoneOf(index))],
@@ -102,18 +69,18 @@ it('a send killed mid-way finishes after a restart: every customer gets exactly 
 
   // In-app, 5 per transaction: killed once some batches are in, far from all.
   let token = await login(rest);
-  const inApp = await call(rest, 'POST', '/api/v1/notifications/send', { customer_ids: customerIds, title: 'Crash in-app', body: 'b', channel: 'in_app' }, token);
+  const inApp = await callRest(rest, 'POST', '/api/v1/notifications/send', { customer_ids: customerIds, title: 'Crash in-app', body: 'b', channel: 'in_app' }, token);
   expect(inApp.status).toBe(202);
   const inAppId = inApp.body.data.notification_id;
   await waitFor(async () => (await count(`select count(*) from notification.delivery where notification_id = $1 and status = 'delivered'`, [inAppId])) >= 50, 'some in-app deliveries');
-  await kill('SIGKILL');
+  await platformProcess.kill('SIGKILL');
   const deliveredAtKill = await count(`select count(*) from notification.delivery where notification_id = $1 and status = 'delivered'`, [inAppId]);
   expect(deliveredAtKill).toBeLessThan(CUSTOMERS);
 
-  rest = await startPlatformProcess();
+  rest = await platformProcess.start();
   token = await login(rest);
   await waitFor(async () => (await count(`select count(*) from notification.v1_notification where id = $1 and status = 'completed'`, [inAppId])) === 1, 'the in-app send completed after the restart', 90_000);
-  const done = (await call(rest, 'GET', `/api/v1/notifications/${inAppId}`, undefined, token)).body.data;
+  const done = (await callRest(rest, 'GET', `/api/v1/notifications/${inAppId}`, undefined, token)).body.data;
   expect(done).toMatchObject({ total_recipients: CUSTOMERS, delivered: CUSTOMERS, failed: 0 });
   const copies = (await pool.query(`select count(*)::int as total, count(distinct member_id)::int as members from notification.in_app_notification where metadata->>'notificationId' = $1`, [inAppId])).rows[0];
   expect(copies).toEqual({ total: CUSTOMERS, members: CUSTOMERS });
@@ -123,7 +90,7 @@ it('a send killed mid-way finishes after a restart: every customer gets exactly 
   const smsCustomers = customerIds.slice(0, 30);
   const held = phoneOf(7);
   sms.answer(held, ['hang']);
-  const sent = await call(rest, 'POST', '/api/v1/notifications/send', { customer_ids: smsCustomers, title: 'Crash sms', body: 'b', channel: 'sms' }, token);
+  const sent = await callRest(rest, 'POST', '/api/v1/notifications/send', { customer_ids: smsCustomers, title: 'Crash sms', body: 'b', channel: 'sms' }, token);
   expect(sent.status).toBe(202);
   const smsId = sent.body.data.notification_id;
   // The held message is in flight and every other attempt of its round is settled: the round waits on it.
@@ -131,16 +98,16 @@ it('a send killed mid-way finishes after a restart: every customer gets exactly 
     async () => sms.requests.some((request) => request.to === held) && (await count(`select count(*) from notification.delivery where notification_id = $1 and status = 'sending'`, [smsId])) === 1,
     'the held message alone in flight',
   );
-  await kill('SIGKILL');
+  await platformProcess.kill('SIGKILL');
 
-  rest = await startPlatformProcess();
+  rest = await platformProcess.start();
   token = await login(rest);
   await waitFor(async () => (await count(`select count(*) from notification.v1_notification where id = $1 and status = 'completed'`, [smsId])) === 1, 'the sms send completed after the restart', 90_000);
-  const smsDone = (await call(rest, 'GET', `/api/v1/notifications/${smsId}`, undefined, token)).body.data;
+  const smsDone = (await callRest(rest, 'GET', `/api/v1/notifications/${smsId}`, undefined, token)).body.data;
   // Nothing twice: the message in flight at the kill is not sent again (its outcome is unknown: failed).
   for (let index = 0; index < 30; index++) expect(sms.requests.filter((request) => request.to === phoneOf(index))).toHaveLength(1);
   expect(smsDone).toMatchObject({ total_recipients: 30, delivered: 29, failed: 1 });
   const [interrupted] = (await pool.query(`select d.last_error from notification.delivery d join auth.member m on m.id = d.customer_id where d.notification_id = $1 and m.phone_number = $2`, [smsId, held])).rows;
   expect(interrupted.last_error).toMatch(/interrupted while sending/);
-  await kill('SIGTERM');
+  await platformProcess.kill('SIGTERM');
 }, 3 * PLATFORM_START_TIMEOUT_MS + 240_000);

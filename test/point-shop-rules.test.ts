@@ -241,7 +241,7 @@ describe('listing shop rules', () => {
 
 describe('without a default rule', () => {
   // Its own database: removing the default rule must not disturb the other test files.
-  const { platform: isolated } = usePlatform();
+  const { platform: isolated } = usePlatform({ ownDatabase: true });
 
   it('answers 404 with data.message and data.error', async () => {
     const staff = await isolated.createStaff();

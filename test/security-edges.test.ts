@@ -189,11 +189,14 @@ describe('rate limits shared by every adapter and gateway', () => {
     adapters.push(running);
     return `http://127.0.0.1:${running.port}`;
   }
-
+  // Two adapters counting together, and one behind a trusted proxy (built once: each reads the supergraph).
+  let [first, second, behindProxy] = ['', '', ''];
+  beforeAll(async () => {
+    [first, second, behindProxy] = [await adapter(), await adapter(), await adapter({ TRUST_PROXY: '1' })];
+  }, PLATFORM_START_TIMEOUT_MS);
 
   it('counts a caller across two adapters as one budget', async () => {
     const member = await limited.loginMember();
-    const [first, second] = [await adapter(), await adapter()];
     const me = (base: string) => fetch(`${base}/auth/api/members/me`, { headers: { authorization: `Bearer ${member.token}` } });
     const statuses: number[] = [];
     const remaining: Array<string | null> = [];
@@ -228,8 +231,7 @@ describe('rate limits shared by every adapter and gateway', () => {
   });
 
   it('keys anonymous callers by the address TRUST_PROXY allows, never by a forged X-Forwarded-For', async () => {
-    const direct = await adapter();
-    const behindProxy = await adapter({ TRUST_PROXY: '1' });
+    const direct = first;
     const consents = (base: string, forwardedFor: string) =>
       fetch(`${base}/auth/api/consents/current`, { headers: { 'x-forwarded-for': forwardedFor } }).then((response) => response.status);
     // Without a trusted proxy, every forged address is the same caller (127.0.0.1).

@@ -1,11 +1,9 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { everyDomainPort } from '../subgraphs/registry';
 import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
 import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { callRest, PlatformProcess } from './support/platform-process';
 import { useTempDirs } from './support/temp-dirs';
 import { unique } from './support/test-platform';
 import { waitFor } from './support/wait-for';
@@ -18,40 +16,8 @@ let database: ScratchDatabase;
 let chatapp: FakeChatapp;
 let receiver: FakeWebhookReceiver;
 let env: Record<string, string>;
-let child: ChildProcess | undefined;
 
-/** Starts the platform and resolves its REST URL once it logs `platform ready`. */
-function startPlatformProcess(): Promise<string> {
-  const started = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  child = started;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the platform was not ready within 60 s')), 60_000);
-    started.once('exit', (code) => reject(new Error(`the platform exited (${code}) before it was ready`)));
-    createInterface({ input: started.stdout! }).on('line', (text) => {
-      if (!text.startsWith('{')) return;
-      const line = JSON.parse(text);
-      if (line.msg !== 'platform ready') return;
-      clearTimeout(timer);
-      resolve(line.rest);
-    });
-  });
-}
-
-async function kill(signal: NodeJS.Signals): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child!.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
-
-async function call(rest: string, method: string, path: string, body?: unknown, token?: string) {
-  const response = await fetch(`${rest}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const platformProcess = new PlatformProcess(() => env);
 
 beforeAll(async () => {
   [database, chatapp, receiver] = await Promise.all([createScratchDatabase('loyalty_webhook_crash'), startFakeChatapp(), startFakeWebhookReceiver()]);
@@ -78,43 +44,43 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await kill('SIGKILL');
+  await platformProcess.kill('SIGKILL');
   await Promise.all([receiver.close(), chatapp.close()]);
   await database.drop();
 });
 
 it('attempts after a restart the delivery that was in flight when the delivering process was killed', async () => {
-  let rest = await startPlatformProcess();
-  const admin = (await call(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
+  let rest = await platformProcess.start();
+  const admin = (await callRest(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
   const path = `/${unique('crash')}`;
   receiver.behave(path, 'hang');
-  const created = await call(rest, 'POST', '/api/v1/webhooks', { url: `${receiver.url}${path}`, events: ['transaction.completed'] }, admin);
+  const created = await callRest(rest, 'POST', '/api/v1/webhooks', { url: `${receiver.url}${path}`, events: ['transaction.completed'] }, admin);
   expect(created.status).toBe(201);
   const webhookId = created.body.data.id;
 
-  const member = (await call(rest, 'POST', '/auth/api/members/chatapp/login', { code: unique('code') })).body.data.data.accessToken as string;
+  const member = (await callRest(rest, 'POST', '/auth/api/members/chatapp/login', { code: unique('code') })).body.data.data.accessToken as string;
   const memberId = (await fetch(`${rest}/auth/api/members/me`, { headers: { authorization: `Bearer ${member}` } }).then((r) => r.json() as any)).data.data.id;
-  const recorded = await call(rest, 'POST', '/api/v1/transactions', { customer_id: memberId, amount: 10 }, admin);
+  const recorded = await callRest(rest, 'POST', '/api/v1/transactions', { customer_id: memberId, amount: 10 }, admin);
   expect(recorded.status).toBe(201);
 
   // The attempt is in flight (the receiver holds it), not yet recorded: then the process dies.
   const [inFlight] = await waitFor(async () => receiver.on(path).length > 0 && receiver.on(path), 'the attempt to reach the receiver');
-  await kill('SIGKILL');
+  await platformProcess.kill('SIGKILL');
   receiver.behave(path, 200);
 
-  rest = await startPlatformProcess();
-  const admin2 = (await call(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
+  rest = await platformProcess.start();
+  const admin2 = (await callRest(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
   const [, retried] = await waitFor(async () => receiver.on(path).length > 1 && receiver.on(path), 'the attempt after the restart', 30_000);
   expect(retried.headers['webhook-id']).toBe(inFlight.headers['webhook-id']);
   expect(retried.body).toBe(inFlight.body);
   const log = await waitFor(
     async () => {
-      const { body } = await call(rest, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`, undefined, admin2);
+      const { body } = await callRest(rest, 'GET', `/api/v1/webhooks/${webhookId}/deliveries`, undefined, admin2);
       return body.data[0]?.status === 'succeeded' && body;
     },
     'the delivery recorded as succeeded',
   );
   // The killed attempt was never recorded; the one after the restart was.
   expect(log.data).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, last_status_code: 200 })]);
-  await kill('SIGTERM');
+  await platformProcess.kill('SIGTERM');
 }, 150_000);

@@ -10,6 +10,11 @@ export interface PlatformFixtureOptions {
   staff?: StaffRole[];
   /** How many members to log in through the chat-app flow (`member` is the first). */
   members?: number;
+  /**
+   * Every file's first platform runs on a database of its own; a platform started inside a describe
+   * shares the file's, unless this asks for another (for a test that must see no rows of the others).
+   */
+  ownDatabase?: boolean;
   /** Clean-up that still needs the platform, run before it closes. */
   beforeClose?: (platform: TestPlatform) => Promise<unknown>;
 }
@@ -64,10 +69,11 @@ export function usePlatform(options: PlatformFixtureOptions = {}): PlatformFixtu
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : { ...options.env };
     outerDatabaseUrl = process.env.TEST_DATABASE_URL;
+    const fileHasOne = outerDatabaseUrl !== process.env.TEST_SERVER_URL;
     // Left for the global teardown to drop: the file's own connections to it close in later afterAll hooks.
-    const database = await createScratchDatabase(`${runDatabaseName()}_file`, { migrated: true });
+    const databaseUrl = fileHasOne && !options.ownDatabase ? outerDatabaseUrl! : (await createScratchDatabase(`${runDatabaseName()}_file`, { migrated: true })).url;
     // What the file opens itself (its own ORM or job queue client, a second platform) goes there too.
-    process.env.TEST_DATABASE_URL = env.DATABASE_URL = database.url;
+    process.env.TEST_DATABASE_URL = env.DATABASE_URL = databaseUrl;
     started = await startTestPlatform(env);
     platform.bind(started);
     const running = started;

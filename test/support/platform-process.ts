@@ -1,0 +1,48 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { PLATFORM_START_TIMEOUT_MS } from './test-platform';
+
+/** The whole platform as a child process (`bin/start.ts`), for the tests that kill it mid-work and start it again. */
+export class PlatformProcess {
+  private child: ChildProcess | undefined;
+
+  /** `env` is read at each start: the process gets that environment alone. */
+  constructor(private readonly env: () => Record<string, string>) {}
+
+  /** Starts it and resolves its REST URL once it logs `platform ready`. */
+  start(): Promise<string> {
+    const started = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', '..', 'bin', 'start.ts')], { env: this.env(), stdio: ['ignore', 'pipe', 'inherit'] });
+    this.child = started;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the platform was not ready within ${PLATFORM_START_TIMEOUT_MS} ms`)), PLATFORM_START_TIMEOUT_MS);
+      started.once('exit', (code) => reject(new Error(`the platform exited (${code}) before it was ready`)));
+      createInterface({ input: started.stdout! }).on('line', (text) => {
+        if (!text.startsWith('{')) return;
+        const line = JSON.parse(text);
+        if (line.msg !== 'platform ready') return;
+        clearTimeout(timer);
+        resolve(line.rest);
+      });
+    });
+  }
+
+  /** Sends `signal` and resolves once it exited (at once when it is not running). */
+  async kill(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+/** One JSON call to the REST adapter at `rest`. */
+export async function callRest(rest: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${rest}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
