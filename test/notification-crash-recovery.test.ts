@@ -1,10 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { everyDomainPort } from '../subgraphs/registry';
-import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
+import { FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
 import { FakeSms, startFakeSms } from './support/fake-sms';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
-import { callRest, PlatformProcess } from './support/platform-process';
+import { callRest, PlatformProcess, platformProcessEnv } from './support/platform-process';
 import { useTempDirs } from './support/temp-dirs';
 import { PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { waitFor } from './support/wait-for';
@@ -29,28 +28,13 @@ const count = async (sql: string, params: unknown[]) => Number((await pool.query
 beforeAll(async () => {
   [database, chatapp, sms] = await Promise.all([createScratchDatabase('loyalty_notify_crash'), startFakeChatapp(), startFakeSms()]);
   pool = new Pool({ connectionString: database.url, max: 2 });
-  env = {
-    PATH: process.env.PATH ?? '',
-    WORKERS: '1',
-    DATABASE_URL: database.url,
-    DATA_DIR: tempDir(),
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    PORT: '0',
-    GATEWAY_PORT: '0',
-    ...everyDomainPort('0'),
-    LOG_LEVEL: 'info',
-    PASSWORD_SCRYPT_COST: '1024',
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    CHATAPP_API_URL: chatapp.url,
-    CHATAPP_APP_ID,
-    CHATAPP_APP_SECRET,
+  env = platformProcessEnv({ databaseUrl: database.url, dataDir: tempDir(), admin: ADMIN, chatappUrl: chatapp.url }, {
     SMS_URL: sms.url,
     NOTIFY_BATCH_SIZE: '5',
     NOTIFY_CHANNEL_TIMEOUT_MS: '2000',
     NOTIFY_RETRY_SCHEDULE: '1',
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

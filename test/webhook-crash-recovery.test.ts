@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { everyDomainPort } from '../subgraphs/registry';
-import { CHATAPP_APP_ID, CHATAPP_APP_SECRET, FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
+import { FakeChatapp, startFakeChatapp } from './support/fake-chatapp';
 import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
-import { callRest, PlatformProcess } from './support/platform-process';
+import { callRest, PlatformProcess, platformProcessEnv } from './support/platform-process';
 import { useTempDirs } from './support/temp-dirs';
 import { unique } from './support/test-platform';
 import { waitFor } from './support/wait-for';
@@ -21,26 +19,11 @@ const platformProcess = new PlatformProcess(() => env);
 
 beforeAll(async () => {
   [database, chatapp, receiver] = await Promise.all([createScratchDatabase('loyalty_webhook_crash'), startFakeChatapp(), startFakeWebhookReceiver()]);
-  env = {
-    PATH: process.env.PATH ?? '',
-    WORKERS: '1',
-    DATABASE_URL: database.url,
-    DATA_DIR: tempDir(),
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    PORT: '0',
-    GATEWAY_PORT: '0',
-    ...everyDomainPort('0'),
-    LOG_LEVEL: 'info',
-    PASSWORD_SCRYPT_COST: '1024',
-    BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-    CHATAPP_API_URL: chatapp.url,
-    CHATAPP_APP_ID,
-    CHATAPP_APP_SECRET,
+  env = platformProcessEnv({ databaseUrl: database.url, dataDir: tempDir(), admin: ADMIN, chatappUrl: chatapp.url }, {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_RETRY_SCHEDULE: '1,1',
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

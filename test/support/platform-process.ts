@@ -1,6 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { everyDomainPort } from '../../subgraphs/registry';
+import { CHATAPP_APP_ID, CHATAPP_APP_SECRET } from './fake-chatapp';
 import { PLATFORM_START_TIMEOUT_MS } from './test-platform';
 
 /** The whole platform as a child process (`bin/start.ts`), for the tests that kill it mid-work and start it again. */
@@ -35,6 +38,31 @@ export class PlatformProcess {
     child.kill(signal);
     await exited;
   }
+}
+
+/**
+ * The environment of a platform child process (one worker, random ports) on `databaseUrl`, with an
+ * admin bootstrapped from `admin` and the chat-app provider at `chatappUrl`; `extra` adds or overrides.
+ */
+export function platformProcessEnv(options: { databaseUrl: string; dataDir: string; admin: { email: string; password: string }; chatappUrl: string }, extra: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    WORKERS: '1',
+    DATABASE_URL: options.databaseUrl,
+    DATA_DIR: options.dataDir,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    PORT: '0',
+    GATEWAY_PORT: '0',
+    ...everyDomainPort('0'),
+    LOG_LEVEL: 'info',
+    PASSWORD_SCRYPT_COST: '1024',
+    BOOTSTRAP_ADMIN_EMAIL: options.admin.email,
+    BOOTSTRAP_ADMIN_PASSWORD: options.admin.password,
+    CHATAPP_API_URL: options.chatappUrl,
+    CHATAPP_APP_ID,
+    CHATAPP_APP_SECRET,
+    ...extra,
+  };
 }
 
 /** One JSON call to the REST adapter at `rest`. */

@@ -1,33 +1,4 @@
-import { EntityManager } from '@mikro-orm/postgresql';
-import { createHash } from 'node:crypto';
-import { conflict } from '../../../core/errors';
+import { onceForKeyIn } from '../../../core/idempotency';
 
-/** A stable hash of a request body: same fields and values, in any key order, give the same hash. */
-export function requestHash(body: unknown): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]))
-        : value;
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
-}
-
-/**
- * Runs `work` once per (scope, key) inside the caller's transaction (as the point and booking domains do): a repeat
- * with the same body gets the first id back and writes nothing; another body is 409; a concurrent repeat
- * waits on the key's row.
- */
-export async function onceForKey(em: EntityManager, scope: string, key: string | undefined, body: unknown, work: () => Promise<string>): Promise<{ id: string; replayed: boolean }> {
-  if (!key) return { id: await work(), replayed: false };
-  const hash = requestHash(body);
-  const claimed = await em.execute(`insert into notification.idempotency_record (scope, key, request_hash) values (?, ?, ?) on conflict do nothing returning key`, [scope, key, hash]);
-  if (claimed.length === 0) {
-    const [existing] = await em.execute(`select request_hash, response from notification.idempotency_record where scope = ? and key = ?`, [scope, key]);
-    if (existing.request_hash !== hash) throw conflict('This Idempotency-Key was used with a different request', 'Idempotency-Key');
-    return { id: existing.response.id, replayed: true };
-  }
-  const id = await work();
-  await em.execute(`update notification.idempotency_record set response = ? where scope = ? and key = ?`, [JSON.stringify({ id }), scope, key]);
-  return { id, replayed: false };
-}
+/** Idempotency keys of v1 notification sends (`notification.idempotency_record`), as the point domain keeps its own. */
+export const onceForKey = onceForKeyIn('notification');
