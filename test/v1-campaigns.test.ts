@@ -395,6 +395,28 @@ describe('progress from purchases', () => {
     expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ participant_count: 1, conversion_rate: 1 });
   });
 
+  it('a change of min_purchase after joining moves each participation as it joined: counted, or amounts summed', async () => {
+    const byCount = await activeCampaign({ reward: { type: 'points', value: 10 } });
+    const [early, late] = [await platform.loginMember(), await platform.loginMember()];
+    expect((await api('POST', `${BASE}/${byCount}/join`, { customer_id: early.id }, early.token)).body.data.progress).toEqual({ current: 0, target: 1, percentage: 0 });
+    expect((await api('PATCH', `${BASE}/${byCount}`, { rules: { min_purchase: 50 } })).status).toBe(200);
+    expect((await api('POST', `${BASE}/${byCount}/join`, { customer_id: late.id }, late.token)).body.data.progress).toEqual({ current: 0, target: 50, percentage: 0 });
+    const bought = [await purchase(early.id, 10), await purchase(late.id, 10)];
+    await waitFor(async () => (await Promise.all(bought.map(counted))).every((n) => n === 1), 'both purchases counted');
+    expect(await participantOf(byCount, early.id)).toMatchObject({ status: 'completed', reward_claimed: true, progress: { current: 1, target: 1, percentage: 100 } });
+    expect(await participantOf(byCount, late.id)).toMatchObject({ status: 'active', progress: { current: 10, target: 50, percentage: 20 } });
+
+    const byAmount = await activeCampaign({ rules: { min_purchase: 100 } });
+    const [before, after] = [await platform.loginMember(), await platform.loginMember()];
+    expect((await api('POST', `${BASE}/${byAmount}/join`, { customer_id: before.id }, before.token)).status).toBe(201);
+    expect((await api('PATCH', `${BASE}/${byAmount}`, { rules: { min_purchase: null } })).status).toBe(200);
+    expect((await api('POST', `${BASE}/${byAmount}/join`, { customer_id: after.id }, after.token)).status).toBe(201);
+    const more = [await purchase(before.id, 60), await purchase(after.id, 5)];
+    await waitFor(async () => (await Promise.all(more.map(counted))).every((n) => n === 1), 'both purchases counted');
+    expect(await participantOf(byAmount, before.id)).toMatchObject({ status: 'active', progress: { current: 60, target: 100, percentage: 60 } });
+    expect(await participantOf(byAmount, after.id)).toMatchObject({ status: 'completed', progress: { current: 1, target: 1, percentage: 100 } });
+  });
+
   it('max_uses caps completions: past it a participation reaching its target is dropped without a reward, and joins are 422 CAMPAIGN_FULL', async () => {
     const id = await activeCampaign({ rules: { max_uses: 1 }, reward: { type: 'points', value: 20 } });
     const customers = [await platform.loginMember(), await platform.loginMember()];

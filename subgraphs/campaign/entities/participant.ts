@@ -5,6 +5,8 @@ import { Campaign } from './campaign';
 
 export const PARTICIPANT_STATUSES = ['active', 'completed', 'dropped'] as const;
 export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+/** What moves a participation: purchases counted (+1 each), or their amount summed (towards `minPurchase`). */
+export type ParticipantMeasure = 'purchases' | 'amount';
 
 @ObjectType({ description: "A participation's progress towards its target" })
 export class ParticipantProgress {
@@ -15,7 +17,8 @@ export class ParticipantProgress {
 
 /**
  * One participation of a customer in a campaign. `current` and `target` are numeric strings: purchases
- * counted, or purchase amounts summed when the campaign's `minPurchase` is set (then the target).
+ * counted, or purchase amounts summed when the campaign's `minPurchase` was set at the join (then the
+ * target). `target` and `measure` are fixed at the join: a later change of the rules moves neither.
  */
 @ObjectType({ description: "A customer's participation in a campaign" })
 @Entity({ tableName: 'participant' })
@@ -30,6 +33,7 @@ export class Participant {
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) completedAt: Date | null = null;
   @Property({ type: 'numeric(14,2)' }) current: string = '0';
   @Property({ type: 'numeric(14,2)' }) target: string;
+  @Property({ type: 'text' }) measure: ParticipantMeasure;
   @Field(() => Boolean, { description: 'Whether the reward was granted' }) @Property({ type: 'boolean' }) rewardClaimed: boolean = false;
   /** The point transaction (or reward claim) that granted the reward. */
   @Property({ type: 'text', nullable: true }) rewardReference: string | null = null;

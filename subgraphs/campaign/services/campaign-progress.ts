@@ -32,7 +32,8 @@ async function applyRefundToCampaigns(em: EntityManager, event: PublishedEvent<T
 /**
  * Progress from purchases (CONTRACT-v1 "Campaign progress"): a `transaction.completed` moves every
  * active participation of its customer whose campaign is active and whose window holds the purchase,
- * joined before it: +1 purchase, or + its amount when the campaign has `minPurchase` (the target).
+ * joined before it: +1 purchase, or + its amount when the campaign had `minPurchase` at the join (the
+ * participation's `measure` and `target`, fixed then: a later change of the rules moves neither).
  * Each purchase of a participant inside the window after joining is kept once (`participant_purchase`,
  * whatever the deliveries of its event; the analytics' revenue) and counts once towards an active one.
  * Reaching the target completes the participation once (under its row lock, `completions` counted
@@ -59,7 +60,8 @@ async function applyPurchaseToCampaigns(em: EntityManager, event: PublishedEvent
     );
     // A repeat of the event, or a purchase after completion (kept for the analytics' revenue only).
     if (counted.length === 0 || participant.status !== 'active' || campaign.status !== 'active') continue;
-    const step = campaign.rules.minPurchase != null ? purchase.amount : '1';
+    // What the participation joined with, whatever the campaign's rules are now.
+    const step = participant.measure === 'amount' ? purchase.amount : '1';
     const [{ current, reached }] = await em.execute<Array<{ current: string; reached: boolean }>>(
       `with sum as (select ?::numeric + ?::numeric as value) select value::numeric(14,2)::text as current, value >= ?::numeric as reached from sum`,
       [participant.current, step, participant.target],

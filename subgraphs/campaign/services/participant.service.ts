@@ -53,6 +53,7 @@ export class ParticipantService {
         customerId,
         joinedAt: now,
         target: campaign.rules.minPurchase != null ? campaign.rules.minPurchase.toFixed(2) : '1',
+        measure: campaign.rules.minPurchase != null ? 'amount' : 'purchases',
       });
       const payload: CampaignParticipantJoined = { campaignId: campaign.id, campaignName: campaign.name, customerId, joinedAt: now.toISOString() };
       recordEvent(em, CAMPAIGN.events.participantJoined, payload, { aggregateId: campaign.id });
