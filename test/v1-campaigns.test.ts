@@ -205,6 +205,23 @@ describe('PATCH, activate and end', () => {
     expect((await api('PATCH', `${BASE}/${id}`, { name: 'x' }, tenant.token)).status).toBe(403);
   });
 
+  it('merges rules: the keys given replace theirs, the others stay, a null one goes back to its default, rules: null to all defaults', async () => {
+    const id = await createCampaign({ rules: { min_purchase: 100, per_customer_limit: 3 } });
+    const rulesOf = async () => (await api('GET', `${BASE}/${id}`)).body.data.rules;
+    const patched = await api('PATCH', `${BASE}/${id}`, { rules: { max_uses: 5 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.rules).toEqual({ min_purchase: 100, max_uses: 5, per_customer_limit: 3 });
+    expect(await rulesOf()).toEqual({ min_purchase: 100, max_uses: 5, per_customer_limit: 3 });
+    expect((await api('PATCH', `${BASE}/${id}`, { name: 'Rules untouched' })).body.data.rules).toEqual({ min_purchase: 100, max_uses: 5, per_customer_limit: 3 });
+    expect((await api('PATCH', `${BASE}/${id}`, { rules: { min_purchase: null, per_customer_limit: 2 } })).body.data.rules).toEqual({ min_purchase: null, max_uses: 5, per_customer_limit: 2 });
+    expect((await api('PATCH', `${BASE}/${id}`, { rules: { per_customer_limit: null } })).body.data.rules).toEqual({ min_purchase: null, max_uses: 5, per_customer_limit: 1 });
+    const bad = await api('PATCH', `${BASE}/${id}`, { rules: { max_uses: 0, per_customer_limit: 4, surprise: true } });
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body)).toEqual(['rules.max_uses', 'rules.surprise']);
+    expect(await rulesOf()).toEqual({ min_purchase: null, max_uses: 5, per_customer_limit: 1 });
+    expect((await api('PATCH', `${BASE}/${id}`, { rules: null })).body.data.rules).toEqual({ min_purchase: null, max_uses: null, per_customer_limit: 1 });
+  });
+
   it('moves draft → active → ended with their events; any other move is 409 INVALID_STATE', async () => {
     const id = await createCampaign();
     expect((await api('POST', `${BASE}/${id}/end`, {})).body.error.code).toBe('INVALID_STATE');

@@ -13,7 +13,7 @@ const CAMPAIGN_FIELDS = {
   end_date: dateQuery('ISO 8601 timestamp or YYYY-MM-DD (a bare date: the end of that day, UTC); after start_date'),
   target_segment_id: nullable(id({ description: 'a live segment' })),
   reward: nullable(object({ type: oneOf('points', 'reward'), value: { anyOf: [integer({ minimum: 1 }), string()] }, unit: nullable(string()) }, ['type', 'value'])),
-  rules: object({ min_purchase: nullable(number({ exclusiveMinimum: 0 })), max_uses: nullable(integer({ minimum: 1 })), per_customer_limit: integer({ minimum: 1, default: 1 }) }),
+  rules: object({ min_purchase: nullable(number({ exclusiveMinimum: 0 })), max_uses: nullable(integer({ minimum: 1 })), per_customer_limit: nullable(integer({ minimum: 1, default: 1 })) }),
   content: nullable(object({ banner: nullable(string()), terms: nullable(string()) })),
 };
 const METRICS_FIELDS = { participants: integer(), conversions: integer(), conversion_rate: number({ description: '0 to 1' }), revenue: number(), average_order_value: number() };
@@ -66,7 +66,12 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
     operation: 'V1UpdateCampaign',
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
-    doc: { summary: 'Changes some fields of a draft or active campaign (409 INVALID_STATE once ended)', body: object(CAMPAIGN_FIELDS), response: ref('Campaign') },
+    doc: {
+      summary:
+        'Changes some fields of a draft or active campaign (409 INVALID_STATE once ended); fields left out stay, `rules` keys left out stay and a null one clears it (to its default), other body fields (`status`) are ignored',
+      body: object(CAMPAIGN_FIELDS),
+      response: ref('Campaign'),
+    },
   },
   {
     method: 'post',

@@ -40,7 +40,7 @@ export class CampaignResolver {
   }
 
   @Authorized(CAMPAIGN.permissions.manage)
-  @Mutation(() => Campaign, { description: 'Changes some fields of a draft or active campaign (409 once ended)' })
+  @Mutation(() => Campaign, { description: 'Changes some fields of a draft or active campaign (409 once ended); rules keys given are merged into its rules (null: the default)' })
   updateCampaign(@Args() { id }: CampaignIdArgs, @Arg('input') input: UpdateCampaignInput, @Ctx() ctx: CampaignContext) {
     return ctx.services.campaigns.update(id, input);
   }

@@ -54,13 +54,14 @@ export function checkReward(value: unknown, errors: FieldError[]): Record<string
   return value.type === 'points' ? { type: 'points', value: value.value, unit: 'points' } : { type: 'reward', value: value.value, unit: value.unit ?? null };
 }
 
-/** `{minPurchase > 0 (2 decimals), maxUses ≥ 1, perCustomerLimit ≥ 1 (default 1)}`, each nullable but perCustomerLimit. */
+/** `{minPurchase > 0 (2 decimals), maxUses ≥ 1, perCustomerLimit ≥ 1}`, each absent or null for its default: none, none, 1. */
 export function checkRules(value: unknown, errors: FieldError[]): CampaignRules | undefined {
   if (value === null) value = {};
   if (!isPlainObject(value)) return void errors.push({ field: 'rules', message: 'rules is an object {min_purchase, max_uses, per_customer_limit}' });
   const before = errors.length;
   for (const key of Object.keys(value).filter((key) => !['minPurchase', 'maxUses', 'perCustomerLimit'].includes(key))) errors.push({ field: `rules.${key}`, message: `rules has no field ${key}` });
-  const { minPurchase = null, maxUses = null, perCustomerLimit = 1 } = value as Record<string, unknown>;
+  const { minPurchase = null, maxUses = null } = value;
+  const perCustomerLimit = value.perCustomerLimit ?? 1;
   if (minPurchase !== null && (typeof minPurchase !== 'number' || !(minPurchase > 0) || minPurchase > MAX_AMOUNT || Math.round(minPurchase * 100) / 100 !== minPurchase)) {
     errors.push({ field: 'rules.minPurchase', message: 'rules.min_purchase is an amount above 0 with at most 2 decimals' });
   }
@@ -68,6 +69,15 @@ export function checkRules(value: unknown, errors: FieldError[]): CampaignRules 
   if (!isPositiveInteger(perCustomerLimit)) errors.push({ field: 'rules.perCustomerLimit', message: 'rules.per_customer_limit is a whole number, at least 1' });
   if (errors.length > before) return undefined;
   return { minPurchase: minPurchase as number | null, maxUses: maxUses as number | null, perCustomerLimit: perCustomerLimit as number };
+}
+
+/**
+ * A PATCH's `rules` over the campaign's: the keys given replace theirs, an explicit null clears one (back
+ * to its default: no `minPurchase`, no `maxUses`, `perCustomerLimit` 1), the keys left out stay; `rules:
+ * null` clears them all. Checked as a whole afterwards (unknown keys still named).
+ */
+export function mergeRules(current: CampaignRules, patch: unknown): unknown {
+  return isPlainObject(patch) ? { ...current, ...patch } : patch;
 }
 
 /** `{banner, terms}`: strings (a banner URL, the terms' text). */

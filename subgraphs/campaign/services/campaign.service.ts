@@ -8,7 +8,7 @@ import { findPage, Page } from '../../../core/pagination';
 import { CAMPAIGN, CampaignChanged } from '../contract';
 import { Campaign } from '../entities/campaign';
 import { CampaignListArgs, CreateCampaignInput, UpdateCampaignInput } from '../types/campaign.types';
-import { checkContent, checkDescription, checkName, checkReward, checkRules, checkType, parseCampaignDate } from './campaign-input';
+import { checkContent, checkDescription, checkName, checkReward, checkRules, checkType, mergeRules, parseCampaignDate } from './campaign-input';
 import { CampaignSupergraph } from './campaign-supergraph';
 
 const CAMPAIGN_WORD = 'Campaign';
@@ -108,12 +108,12 @@ export class CampaignService {
     if (!endDate) errors.push({ field: 'endDate', message: 'end_date is an ISO 8601 timestamp or a date YYYY-MM-DD' });
     if (startDate && endDate && endDate <= startDate) errors.push({ field: input.endDate !== undefined ? 'endDate' : 'startDate', message: 'end_date is after start_date' });
     const reward = input.reward !== undefined ? await this.checkRewardOf(input.reward, errors) : current.reward;
-    const rules = input.rules !== undefined ? checkRules(input.rules, errors) : current.rules;
+    if (input.rules !== undefined) checkRules(mergeRules(current.rules, input.rules), errors);
     const content = input.content !== undefined ? checkContent(input.content, errors) : current.content;
     const segment = input.targetSegmentId != null ? await this.checkSegment(input.targetSegmentId, errors) : undefined;
     if (errors.length > 0) throw validationError(errors);
     const campaign = await this.em.transactional(async (em) => {
-      const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (campaign.status === 'ended') throw conflict('An ended campaign cannot be changed');
       if (input.name != null) campaign.name = input.name.trim();
       if (input.type != null) campaign.type = input.type;
@@ -121,7 +121,8 @@ export class CampaignService {
       campaign.startDate = startDate!;
       campaign.endDate = endDate!;
       campaign.reward = reward ?? null;
-      campaign.rules = rules!;
+      // Merged again over the locked row's rules: a concurrent PATCH of other keys is kept.
+      if (input.rules !== undefined) campaign.rules = checkRules(mergeRules(campaign.rules, input.rules), [])!;
       campaign.content = content ?? null;
       if (input.targetSegmentId === null) campaign.targetSegmentId = null;
       else if (segment) campaign.targetSegmentId = segment;
