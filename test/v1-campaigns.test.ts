@@ -222,6 +222,27 @@ describe('PATCH, activate and end', () => {
     expect((await api('PATCH', `${BASE}/${id}`, { rules: null })).body.data.rules).toEqual({ min_purchase: null, max_uses: null, per_customer_limit: 1 });
   });
 
+  it('every campaign route answers a path id that is no id as not found: CAMPAIGN_NOT_FOUND, and CUSTOMER_NOT_FOUND on a customer\'s campaigns', async () => {
+    const customer = members[0];
+    const routes = [
+      ['GET', '', undefined],
+      ['PATCH', '', { name: 'x' }],
+      ['POST', '/activate', {}],
+      ['POST', '/end', {}],
+      ['POST', '/join', { customer_id: customer.id }],
+      ['GET', '/participants', undefined],
+      ['GET', '/analytics', undefined],
+    ] as const;
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      for (const [method, tail, body] of routes) {
+        const missing = await api(method, `${BASE}/${id}${tail}`, body);
+        expect([method, id, tail, missing.status, missing.body.error?.code]).toEqual([method, id, tail, 404, 'CAMPAIGN_NOT_FOUND']);
+      }
+      const customerMissing = await api('GET', `/api/v1/customers/${id}/campaigns`);
+      expect([id, customerMissing.status, customerMissing.body.error?.code]).toEqual([id, 404, 'CUSTOMER_NOT_FOUND']);
+    }
+  });
+
   it('moves draft → active → ended with their events; any other move is 409 INVALID_STATE', async () => {
     const id = await createCampaign();
     expect((await api('POST', `${BASE}/${id}/end`, {})).body.error.code).toBe('INVALID_STATE');

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsIn, IsOptional, Matches } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { PageArgs, PageType } from '../../../core/pagination';
@@ -38,7 +38,8 @@ export class CampaignListArgs extends PageArgs {
 
 @ArgsType()
 export class ParticipantListArgs extends PageArgs {
-  @Field(() => ID) @IsUUID('all', { message: 'campaignId is a campaign id' }) campaignId: string;
+  /** Any string: one that is no id finds no campaign (404), as `campaign(id)` does. */
+  @Field(() => ID) campaignId: string;
   @Field(() => String, { nullable: true }) @IsOptional() @IsIn(PARTICIPANT_STATUSES, { message: `status must be one of ${PARTICIPANT_STATUSES.join(', ')}` }) status?: string;
 }
 
