@@ -222,6 +222,19 @@ describe('PATCH, activate and end', () => {
     expect((await api('PATCH', `${BASE}/${id}`, { rules: null })).body.data.rules).toEqual({ min_purchase: null, max_uses: null, per_customer_limit: 1 });
   });
 
+  it('refuses to activate a draft whose end_date has passed (409 INVALID_STATE, no campaign.started); a later end_date lets it', async () => {
+    const id = await createCampaign({ start_date: at(-5), end_date: at(-1) });
+    const refused = await api('POST', `${BASE}/${id}/activate`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toEqual({ code: 'INVALID_STATE', message: expect.stringMatching(/end_date .* has passed/) });
+    expect((await api('GET', `${BASE}/${id}`)).body.data.status).toBe('draft');
+    expect((await eventsOf(id)).map((event) => event.type)).toEqual(['campaign.created']);
+    expect((await api('PATCH', `${BASE}/${id}`, { end_date: at(3) })).status).toBe(200);
+    const activated = await api('POST', `${BASE}/${id}/activate`, {});
+    expect(activated.status).toBe(200);
+    expect(activated.body.data.status).toBe('active');
+  });
+
   it('every campaign route answers a path id that is no id as not found: CAMPAIGN_NOT_FOUND, and CUSTOMER_NOT_FOUND on a customer\'s campaigns', async () => {
     const customer = members[0];
     const routes = [

@@ -79,7 +79,7 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
     operation: 'V1ActivateCampaign',
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
-    doc: { summary: 'Activates a draft (409 INVALID_STATE otherwise)', body: object({}), response: ref('Campaign') },
+    doc: { summary: 'Activates a draft (409 INVALID_STATE otherwise, and for a draft whose end_date has passed)', body: object({}), response: ref('Campaign') },
   },
   {
     method: 'post',

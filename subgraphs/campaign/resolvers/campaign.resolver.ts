@@ -46,7 +46,7 @@ export class CampaignResolver {
   }
 
   @Authorized(CAMPAIGN.permissions.manage)
-  @Mutation(() => Campaign, { description: 'draft → active; 409 from any other state' })
+  @Mutation(() => Campaign, { description: 'draft → active; 409 from any other state and once the end date has passed' })
   activateCampaign(@Args() { id }: CampaignIdArgs, @Ctx() ctx: CampaignContext) {
     return ctx.services.campaigns.activate(id);
   }

@@ -133,9 +133,11 @@ export class CampaignService {
     return campaign;
   }
 
-  /** draft → active (`campaign.started`); 409 from any other state. */
+  /** draft → active (`campaign.started`); 409 from any other state, and for a draft whose end date has passed (the job would end it at once). */
   activate(id: string): Promise<Campaign> {
-    return this.move(id, 'draft', 'active', CAMPAIGN.events.started);
+    return this.move(id, 'draft', 'active', CAMPAIGN.events.started, (campaign, now) => {
+      if (campaign.endDate <= now) throw conflict(`The campaign's end_date (${campaign.endDate.toISOString()}) has passed: move it later before activating`);
+    });
   }
 
   /** active → ended (`campaign.ended`); 409 from any other state. */
@@ -160,13 +162,16 @@ export class CampaignService {
     return ended;
   }
 
-  private async move(id: string, from: Campaign['status'], to: Campaign['status'], event: string): Promise<Campaign> {
+  /** Moves the campaign from one state to the next under its row lock, once `check` (if any) allows it, with its event. */
+  private async move(id: string, from: Campaign['status'], to: Campaign['status'], event: string, check?: (campaign: Campaign, now: Date) => void): Promise<Campaign> {
     await this.find(id);
     const campaign = await this.em.transactional(async (em) => {
-      const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (campaign.status !== from) throw conflict(`The campaign is ${campaign.status}, not ${from}`);
+      const now = new Date();
+      check?.(campaign, now);
       campaign.status = to;
-      recordEvent(em, event, campaignChanged(campaign, new Date()), { aggregateId: campaign.id });
+      recordEvent(em, event, campaignChanged(campaign, now), { aggregateId: campaign.id });
       await em.flush();
       return campaign;
     });
