@@ -5,6 +5,7 @@ import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { CAMPAIGN_PROGRESS_QUEUE } from '../subgraphs/campaign/services/campaign-progress';
 import { sendAndWait, waitFor } from './support/wait-for';
+import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
 import { PUBLIC_EVENTS } from '../subgraphs/webhook/event-types';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { openModuleOrm } from '../core/module';
@@ -18,7 +19,13 @@ const DAY = 24 * 3600 * 1000;
 const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
-const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2 });
+// Webhooks may target the test's receiver on loopback (the events' webhook data below).
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 2, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+let receiver: FakeWebhookReceiver;
+beforeAll(async () => {
+  receiver = await startFakeWebhookReceiver();
+});
+afterAll(() => receiver.close());
 
 /** The campaign schema opened by the test itself, to run the end-date job directly (as the platform's job does). */
 let orm: MikroORM<PostgreSqlDriver>;
@@ -222,6 +229,31 @@ describe('PATCH, activate and end', () => {
     expect((await api('PATCH', `${BASE}/${id}`, { rules: null })).body.data.rules).toEqual({ min_purchase: null, max_uses: null, per_customer_limit: 1 });
   });
 
+  it('ignores body fields it does not know, as every route does: status moves only through activate and end', async () => {
+    const id = await createCampaign();
+    const patched = await api('PATCH', `${BASE}/${id}`, { status: 'ended', participant_count: 7, name: 'Still a draft' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'Still a draft', status: 'draft', participant_count: 0 });
+    expect((await api('GET', `${BASE}/${id}`)).body.data.status).toBe('draft');
+    expect((await eventsOf(id)).map((event) => event.type)).toEqual(['campaign.created']);
+  });
+
+  it('PATCH, activate and end of an unknown campaign are 404 CAMPAIGN_NOT_FOUND; customer and tenant tokens are 403 insufficient_scope', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [method, path, body] of [['PATCH', `${BASE}/${unknown}`, { name: 'x' }], ['POST', `${BASE}/${unknown}/activate`, {}], ['POST', `${BASE}/${unknown}/end`, {}]] as const) {
+      const missing = await api(method, path, body);
+      expect([path, missing.status, missing.body.error.code]).toEqual([path, 404, 'CAMPAIGN_NOT_FOUND']);
+    }
+    const id = await createCampaign();
+    for (const token of [members[0].token, tenant.token]) {
+      for (const [method, path, body] of [['PATCH', `${BASE}/${id}`, { name: 'x' }], ['POST', `${BASE}/${id}/activate`, {}], ['POST', `${BASE}/${id}/end`, {}]] as const) {
+        const refused = await api(method, path, body, token);
+        expect([path, refused.status, refused.body.error]).toEqual([path, 403, 'insufficient_scope']);
+      }
+    }
+    expect((await api('GET', `${BASE}/${id}`)).body.data).toMatchObject({ status: 'draft', name: expect.stringMatching(/^Campaign /) });
+  });
+
   it('refuses to activate a draft whose end_date has passed (409 INVALID_STATE, no campaign.started); a later end_date lets it', async () => {
     const id = await createCampaign({ start_date: at(-5), end_date: at(-1) });
     const refused = await api('POST', `${BASE}/${id}/activate`, {});
@@ -339,6 +371,16 @@ describe('POST /api/v1/campaigns/{id}/join', () => {
     // A customer does not see drafts at all; staff joining someone to a draft is refused as not active.
     expect((await api('POST', `${BASE}/${draft}/join`, { customer_id: customer.id }, customer.token)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
     expect((await api('POST', `${BASE}/${draft}/join`, { customer_id: customer.id })).body.error.code).toBe('CAMPAIGN_NOT_ACTIVE');
+  });
+
+  it('refuses 422 CAMPAIGN_NOT_ACTIVE once end_date has passed, before the job ends the campaign', async () => {
+    const customer = await platform.loginMember();
+    const id = await activeCampaign();
+    await platform.sql.query(`update campaign.campaign set start_date = now() - interval '3 days', end_date = now() - interval '1 second' where id = $1`, [id]);
+    const refused = await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('CAMPAIGN_NOT_ACTIVE');
+    expect((await api('GET', `${BASE}/${id}/participants`)).body.pagination.total).toBe(0);
   });
 
   it('refuses 422 NOT_ELIGIBLE outside the target segment and past per_customer_limit; 422 CAMPAIGN_FULL once completions reach max_uses', async () => {
@@ -629,6 +671,62 @@ describe('campaign events on webhooks', () => {
   });
 });
 
+describe('campaign events delivered to a webhook', () => {
+  it('campaign.created, campaign.ended and campaign.participant.completed arrive with their Part 3 data, field by field', async () => {
+    const path = `/${unique('campaign-hook')}`;
+    const events = ['campaign.created', 'campaign.ended', 'campaign.participant.completed'];
+    expect((await api('POST', '/api/v1/webhooks', { url: `${receiver.url}${path}`, events }, admin.token)).status).toBe(201);
+    const id = await activeCampaign({ type: 'challenge', reward: { type: 'points', value: 25, unit: 'points' } });
+    const campaign = (await api('GET', `${BASE}/${id}`)).body.data;
+    const customer = await platform.loginMember();
+    const participant = (await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).body.data;
+    expect((await api('POST', '/api/v1/transactions', { customer_id: customer.id, amount: 12 }, admin.token)).status).toBe(201);
+    const completed = await waitFor(async () => {
+      const list = (await api('GET', `${BASE}/${id}/participants`)).body.data as Array<{ id: string; status: string; completed_at: string }>;
+      return list.find((row) => row.id === participant.id && row.status === 'completed');
+    }, 'the participation completed');
+    const ended = await api('POST', `${BASE}/${id}/end`, {});
+    expect(ended.status).toBe(200);
+
+    const bodies = await waitFor(async () => {
+      const mine = receiver.on(path).map((delivery) => JSON.parse(delivery.body)).filter((body) => body.data.campaign_id === id);
+      return mine.length >= 3 && mine;
+    }, 'three campaign deliveries');
+    expect(bodies.map((body) => body.type).sort()).toEqual([...events].sort());
+    const deliveryOf = (type: string) => bodies.find((body) => body.type === type);
+    for (const body of bodies) expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'data']);
+    expect(deliveryOf('campaign.created').data).toEqual({
+      campaign_id: id,
+      name: campaign.name,
+      type: 'challenge',
+      status: 'draft',
+      start_date: campaign.start_date,
+      end_date: campaign.end_date,
+      occurred_at: campaign.created_at,
+    });
+    const endedData = deliveryOf('campaign.ended').data;
+    expect(endedData).toEqual({
+      campaign_id: id,
+      name: campaign.name,
+      type: 'challenge',
+      status: 'ended',
+      start_date: campaign.start_date,
+      end_date: campaign.end_date,
+      occurred_at: expect.stringMatching(V1_TIME),
+    });
+    expect(Date.parse(endedData.occurred_at)).toBeGreaterThanOrEqual(Date.parse(completed.completed_at));
+    expect(Date.parse(endedData.occurred_at)).toBeLessThanOrEqual(Date.parse(ended.body.data.updated_at) + 1000);
+    expect(deliveryOf('campaign.participant.completed').data).toEqual({
+      campaign_id: id,
+      campaign_name: campaign.name,
+      customer_id: customer.id,
+      participant_id: participant.id,
+      completed_at: completed.completed_at,
+      reward: { type: 'points', value: 25, unit: 'points' },
+    });
+  });
+});
+
 describe('GET /api/v1/customers/{id}?include=campaigns', () => {
   it("shows the customer's joined campaigns with its participation (a customer reads its own, also through /customers/me)", async () => {
     const id = await activeCampaign();
@@ -676,6 +774,43 @@ describe('GET /api/v1/campaigns/{id}/analytics', () => {
     expect(detailFields(bad.body)).toEqual(['date_from', 'group_by']);
     expect((await api('GET', `${BASE}/00000000-0000-4000-8000-000000000000/analytics`)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
     expect((await api('GET', `${BASE}/${id}/analytics`, undefined, first.token)).status).toBe(403);
+  });
+
+  it('group_by=week: weeks start on Monday (UTC), each with exact figures; a bad date_to is 400', async () => {
+    const id = await activeCampaign({ rules: { min_purchase: 100 } });
+    const [first, second] = [await platform.loginMember(), await platform.loginMember()];
+    for (const customer of [first, second]) expect((await api('POST', `${BASE}/${id}/join`, { customer_id: customer.id }, customer.token)).status).toBe(201);
+    for (const [customerId, amount] of [[first.id, 60], [first.id, 50], [second.id, 30.02]] as const) {
+      expect((await api('POST', '/api/v1/transactions', { customer_id: customerId, amount }, admin.token)).status).toBe(201);
+    }
+    const participations = `select id from campaign.participant where campaign_id = $1 and customer_id = $2`;
+    await waitFor(async () => (await platform.sql.query(`select count(*)::int as n from campaign.participant_purchase where participant_id in (select id from campaign.participant where campaign_id = $1)`, [id])).rows[0].n === 3, 'three purchases counted');
+    // The activity moved to known days of March 2025: Tue 4 and Sun 9 (the week of Monday 3), Mon 10 at midnight, Wed 12 and Sun 16 late (the week of Monday 10).
+    await platform.sql.query(`update campaign.participant set joined_at = '2025-03-04T10:00:00Z', completed_at = '2025-03-12T09:00:00Z' where id in (${participations})`, [id, first.id]);
+    await platform.sql.query(`update campaign.participant set joined_at = '2025-03-10T00:00:00Z' where id in (${participations})`, [id, second.id]);
+    for (const [customerId, amount, occurredAt] of [[first.id, 60, '2025-03-09T23:59:59Z'], [first.id, 50, '2025-03-12T09:00:00Z'], [second.id, 30.02, '2025-03-16T23:30:00Z']] as const) {
+      await platform.sql.query(`update campaign.participant_purchase set occurred_at = $3 where amount = $4 and participant_id in (${participations})`, [id, customerId, occurredAt, amount]);
+    }
+    const march = await api('GET', `${BASE}/${id}/analytics?group_by=week&date_from=2025-03-01&date_to=2025-03-31`);
+    expect(march.status).toBe(200);
+    expect(march.body).toEqual({
+      data: {
+        campaign_id: id,
+        metrics: { participants: 2, conversions: 1, conversion_rate: 0.5, revenue: 140.02, average_order_value: 46.67 },
+        by_date: [
+          { date: '2025-03-03', participants: 1, conversions: 0, conversion_rate: 0, revenue: 60, average_order_value: 60 },
+          { date: '2025-03-10', participants: 1, conversions: 1, conversion_rate: 1, revenue: 80.02, average_order_value: 40.01 },
+        ],
+      },
+    });
+    // A bare date_to covers its whole day: Sunday 9 at 23:59:59 is in.
+    const firstWeek = await api('GET', `${BASE}/${id}/analytics?group_by=week&date_from=2025-03-01&date_to=2025-03-09`);
+    expect(firstWeek.body.data.by_date).toEqual([{ date: '2025-03-03', participants: 1, conversions: 0, conversion_rate: 0, revenue: 60, average_order_value: 60 }]);
+    expect(firstWeek.body.data.metrics).toEqual({ participants: 1, conversions: 0, conversion_rate: 0, revenue: 60, average_order_value: 60 });
+    for (const query of ['date_to=2025-02-30', 'date_to=nope', 'date_from=2025-03-10&date_to=2025-03-01', 'group_by=week&date_to=2025-03-31T25:00:00Z']) {
+      const bad = await api('GET', `${BASE}/${id}/analytics?${query}`);
+      expect([query, bad.status, bad.body.error?.code, detailFields(bad.body)]).toEqual([query, 400, 'VALIDATION_ERROR', ['date_to']]);
+    }
   });
 
   it('refunds lower the revenue (a wholly refunded purchase is no order), whatever the deliveries; the completion stays', async () => {
