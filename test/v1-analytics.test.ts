@@ -14,6 +14,7 @@ import { objectStorageIn } from '../core/storage/object-storage';
 import { UrlSigner } from '../core/storage/signed-url';
 import { REPORT_DOWNLOAD } from '../subgraphs/analytics/contract';
 import { parse } from 'csv-parse/sync';
+import { OPEN_ALL_DAY, slotSoon } from './support/bookings';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
@@ -89,14 +90,9 @@ beforeAll(async () => {
   const used = await platform.graphql(`mutation ($id: ID!, $code: String!) { useRewardCode(id: $id, code: $code) { id } }`, { id: claimed.id, code: claimed.voucher_code }, admin.token);
   if (used.body.errors) throw new Error(JSON.stringify(used.body.errors));
 
-  // Carol books a table and checks in.
-  const venue = await ok('POST', '/api/v1/venues', { name: 'Riverside', type: 'restaurant', address: '1 River Road', phone: '021234567', capacity: 10, opening_time: '10:00', closing_time: '22:00' }, 201);
-  const booking = await ok(
-    'POST',
-    '/api/v1/bookings',
-    { customer_id: ids.Carol, venue_id: venue.id, type: 'table', date: new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10), time: '19:00', duration: 60, guests: 2 },
-    201,
-  );
+  // Carol books a table starting soon (check-in opens shortly before the start) and checks in.
+  const venue = await ok('POST', '/api/v1/venues', { name: 'Riverside', type: 'restaurant', address: '1 River Road', phone: '021234567', capacity: 10, ...OPEN_ALL_DAY }, 201);
+  const booking = await ok('POST', '/api/v1/bookings', { customer_id: ids.Carol, venue_id: venue.id, type: 'table', ...slotSoon(), duration: 5, guests: 2 }, 201);
   await ok('POST', `/api/v1/bookings/${booking.id}/checkin`, { check_in_code: booking.check_in_code });
 
   // A segment holding Bob, and a campaign Alice and Bob join; Bob's purchase completes his participation (50 points).

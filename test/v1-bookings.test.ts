@@ -2,29 +2,15 @@ import PgBoss from 'pg-boss';
 import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
 import { createLogger } from '../core/logger';
 import { MEMBER_ACTIVITY_QUEUE } from '../subgraphs/point/services/member-activity';
+import { BOOKINGS, bookingClient, dayFromNow, OPEN_ALL_DAY, VENUES } from './support/bookings';
+import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { sendAndWait, waitFor } from './support/wait-for';
 
-const VENUES = '/api/v1/venues';
-const BOOKINGS = '/api/v1/bookings';
-
 const { platform, admin, tenant, member, members } = usePlatform({ staff: ['admin', 'tenant'], members: 2 });
-
-const api = (method: string, path: string, body?: unknown, token: string = admin.token, headers?: Record<string, string>) => platform.api(method, path, { token, body, headers });
-const detailFields = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();
-/** A service day `days` from today (UTC, the default BOOKING_TIME_ZONE). */
-const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const { api, createVenue, book, bookSoon, detailFields } = bookingClient(platform, admin, member);
+/** The service day `book` books by default. */
 const DAY = dayFromNow(3);
-
-async function createVenue(fields: Record<string, unknown> = {}) {
-  const response = await api('POST', VENUES, { name: 'Riverside', type: 'restaurant', address: '1 River Road, Bangkok', phone: '+66 2 123 4567', capacity: 10, opening_time: '10:00', closing_time: '22:00', ...fields });
-  if (response.status !== 201) throw new Error(`venue: ${JSON.stringify(response.body)}`);
-  return response.body.data as { id: string; capacity: number };
-}
-
-async function book(venueId: string, fields: Record<string, unknown> = {}, token = admin.token, headers?: Record<string, string>) {
-  return api('POST', BOOKINGS, { customer_id: member.id, venue_id: venueId, type: 'table', date: DAY, time: '19:00', duration: 60, guests: 2, ...fields }, token, headers);
-}
 
 const heldIn = async (venueId: string) =>
   (await platform.sql.query(`select to_char(starts_at, 'HH24:MI') as time, held from booking.venue_slot where venue_id = $1 and held > 0 order by starts_at`, [venueId])).rows;
@@ -111,6 +97,10 @@ describe('venues', () => {
     const tooLong = await api('GET', `${VENUES}/${venue.id}/availability?date_from=${dayFromNow(1)}&date_to=${dayFromNow(40)}`);
     expect(tooLong.status).toBe(400);
     expect(detailFields(tooLong.body)).toEqual(['date_to']);
+    const badType = await api('GET', `${VENUES}/${venue.id}/availability?type=room`, undefined, member.token);
+    expect(badType.status).toBe(400);
+    expect(badType.body.error.code).toBe('VALIDATION_ERROR');
+    expect(detailFields(badType.body)).toEqual(['type']);
     const week = await api('GET', `${VENUES}/${venue.id}/availability`);
     expect(week.body.data.availability).toHaveLength(7);
   });
@@ -194,6 +184,8 @@ describe('booking lifecycle', () => {
     (await platform.sql.query(`select type, payload from booking.outbox_event where payload->>'bookingId' = $1 order by sequence`, [bookingId])).rows;
 
   it('lists bookings with filters, and shows one with its venue and customer', async () => {
+    const email = `${unique('mali')}@example.com`;
+    expect((await api('PATCH', `/api/v1/customers/${member.id}`, { name: 'Mali Sook', email, phone: '+66 81 234 5678' })).status).toBe(200);
     const venue = await createVenue();
     const mine = (await book(venue.id, { date: dayFromNow(4) }, member.token)).body.data;
     const others = (await book(venue.id, { customer_id: members[1].id, date: dayFromNow(5) })).body.data;
@@ -201,17 +193,30 @@ describe('booking lifecycle', () => {
     expect(all.status).toBe(200);
     expect(all.body.data.map((booking: { id: string }) => booking.id)).toEqual([others.id, mine.id]);
     expect(all.body.pagination).toMatchObject({ page: 1, total: 2 });
+    expect(all.body.data.map((booking: { check_in_code: string; qr_code: string }) => [booking.check_in_code, booking.qr_code])).toEqual([
+      [others.check_in_code, others.qr_code],
+      [mine.check_in_code, mine.qr_code],
+    ]);
+    expect(mine.qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
     const filtered = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&customer_id=${member.id}&status=confirmed&date_from=${dayFromNow(4)}&date_to=${dayFromNow(4)}`);
     expect(filtered.body.data.map((booking: { id: string }) => booking.id)).toEqual([mine.id]);
     const own = await api('GET', `${BOOKINGS}?venue_id=${venue.id}`, undefined, member.token);
     expect(own.body.data.map((booking: { id: string }) => booking.id)).toEqual([mine.id]);
-    expect(detailFields((await api('GET', `${BOOKINGS}?status=lost&date_from=soon&customer_id=x`)).body)).toEqual(['customer_id']);
-    expect(detailFields((await api('GET', `${BOOKINGS}?status=lost&date_from=soon`)).body)).toEqual(['date_from', 'status']);
+    const bad = await api('GET', `${BOOKINGS}?status=lost&date_from=soon&customer_id=x&venue_id=y`);
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body)).toEqual(['customer_id', 'date_from', 'status', 'venue_id']);
+    const backwards = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&date_from=${dayFromNow(5)}&date_to=${dayFromNow(4)}`);
+    expect(backwards.status).toBe(400);
+    expect(detailFields(backwards.body)).toEqual(['date_to']);
 
     const detail = await api('GET', `${BOOKINGS}/${mine.id}`, undefined, member.token);
     expect(detail.status).toBe(200);
-    expect(detail.body.data).toMatchObject({ id: mine.id, customer_id: member.id, venue: { id: venue.id, name: 'Riverside' }, customer: { id: member.id } });
-    expect(detail.body.data.qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(detail.body.data).toMatchObject({ id: mine.id, customer_id: member.id, venue: { id: venue.id, name: 'Riverside' } });
+    expect(detail.body.data.qr_code).toBe(mine.qr_code);
+    // The embedded customer names its fields as the v1 customer does.
+    expect(detail.body.data.customer).toEqual({ id: member.id, name: 'Mali Sook', email, phone: '+66 81 234 5678' });
+    const customer = (await api('GET', `/api/v1/customers/${member.id}`)).body.data;
+    expect(detail.body.data.customer).toEqual({ id: customer.id, name: customer.name, email: customer.email, phone: customer.phone });
     expect((await api('GET', `${BOOKINGS}/${others.id}`)).body.data).toMatchObject({ customer: { id: members[1].id }, venue: { id: venue.id } });
     const notMine = await api('GET', `${BOOKINGS}/${others.id}`, undefined, member.token);
     expect(notMine.status).toBe(404);
@@ -253,8 +258,7 @@ describe('booking lifecycle', () => {
   });
 
   it('checks in with the code only: a wrong code is 422 INVALID_CHECK_IN_CODE, a second check-in 409', async () => {
-    const venue = await createVenue();
-    const booking = (await book(venue.id, {}, member.token)).body.data;
+    const booking = await bookSoon({}, member.token);
     const wrong = await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: 'WRONG123' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.code).toBe('INVALID_CHECK_IN_CODE');
@@ -265,14 +269,15 @@ describe('booking lifecycle', () => {
     expect((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code })).status).toBe(409);
     const events = await eventsOf(booking.id);
     expect(events.map((event) => event.type)).toEqual(['booking.created', 'booking.checked_in']);
-    expect(events[1].payload).toMatchObject({ bookingId: booking.id, memberId: member.id, venueId: venue.id, venueName: 'Riverside', date: DAY, time: '19:00', guests: 2, status: 'confirmed' });
+    expect(events[1].payload).toMatchObject({ bookingId: booking.id, memberId: member.id, venueId: booking.venue_id, venueName: 'Riverside', date: booking.date, time: booking.time, guests: 2, status: 'confirmed' });
     expect(events[1].payload.checkedInAt).toBeTruthy();
   });
 
   it("a booking and its check-in are the customer's interactions (booking, visit), once each whatever the deliveries", async () => {
-    const venue = await createVenue({ name: 'Lakeside' });
+    const venue = await createVenue({ name: 'Lakeside', ...OPEN_ALL_DAY });
     const customer = await platform.loginMember();
-    const booking = (await book(venue.id, { customer_id: customer.id, guests: 3 }, customer.token)).body.data;
+    const booking = await bookSoon({ customer_id: customer.id, guests: 3 }, customer.token, venue.id);
+    const when = `${booking.date} ${booking.time}`;
     expect((await api('POST', `${BOOKINGS}/${booking.id}/checkin`, { check_in_code: booking.check_in_code })).status).toBe(200);
     const path = `/api/v1/customers/${customer.id}/interactions`;
     const listed = await waitFor(async () => {
@@ -280,8 +285,8 @@ describe('booking lifecycle', () => {
       return response.body.data?.length === 2 && response.body.data;
     }, 'the booking and the visit were recorded');
     expect(listed).toEqual([
-      { id: expect.any(String), type: 'visit', channel: 'booking', description: `Visit to Lakeside (booking of ${DAY} 19:00, 3 guests)`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
-      { id: expect.any(String), type: 'booking', channel: 'booking', description: `Booking at Lakeside for ${DAY} 19:00, 3 guests`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
+      { id: expect.any(String), type: 'visit', channel: 'booking', description: `Visit to Lakeside (booking of ${when}, 3 guests)`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
+      { id: expect.any(String), type: 'booking', channel: 'booking', description: `Booking at Lakeside for ${when}, 3 guests`, amount: null, points_earned: 0, created_at: expect.stringMatching(/Z$/) },
     ]);
     expect((await api('GET', `${path}?type=visit`, undefined, customer.token)).body.data.map((interaction: { type: string }) => interaction.type)).toEqual(['visit']);
 
@@ -296,9 +301,69 @@ describe('booking lifecycle', () => {
     expect((await api('GET', path, undefined, customer.token)).body.pagination.total).toBe(2);
   });
 
+  it("answers 404 BOOKING_NOT_FOUND to a customer changing, cancelling or checking in another's booking, and for unknown ids", async () => {
+    const other = await bookSoon({ customer_id: members[1].id });
+    for (const [method, path, body] of [
+      ['PATCH', `${BOOKINGS}/${other.id}`, { guests: 1 }],
+      ['POST', `${BOOKINGS}/${other.id}/cancel`, { reason: 'not mine' }],
+      ['POST', `${BOOKINGS}/${other.id}/checkin`, { check_in_code: other.check_in_code }],
+    ] as const) {
+      const response = await api(method, path, body, member.token);
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 404, code: 'BOOKING_NOT_FOUND' });
+    }
+    expect((await api('GET', `${BOOKINGS}/${other.id}`)).body.data).toMatchObject({ status: 'confirmed', guests: 2, checked_in_at: null, cancelled_at: null });
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const response = await api('PATCH', `${BOOKINGS}/${id}`, { guests: 1 });
+      expect({ id, status: response.status, code: response.body.error?.code }).toEqual({ id, status: 404, code: 'BOOKING_NOT_FOUND' });
+    }
+  });
+
   it('lets tenants (read scope) list bookings but not book', async () => {
     const venue = await createVenue();
     expect((await book(venue.id, {}, tenant.token)).status).toBe(403);
     expect((await api('GET', `${BOOKINGS}?venue_id=${venue.id}`, undefined, tenant.token)).status).toBe(200);
+  });
+});
+
+describe('pages', () => {
+  const ids = (response: { body: { data: Array<{ id: string }> } }) => response.body.data.map((item) => item.id);
+
+  it('pages venues, with and without available; a page or limit out of range is 400', async () => {
+    const tag = unique('Lane ');
+    const venues: string[] = [];
+    for (let index = 0; index < 3; index++) venues.push((await createVenue({ address: `${tag} ${index}` })).id);
+    for (const filter of [`location=${tag}`, `location=${tag}&available=true`]) {
+      const first = await api('GET', `${VENUES}?${filter}&limit=2`, undefined, member.token);
+      expect(first.status).toBe(200);
+      expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 3 });
+      const second = await api('GET', `${VENUES}?${filter}&limit=2&page=2`, undefined, member.token);
+      expect(second.body.pagination).toEqual({ page: 2, limit: 2, total: 3 });
+      expect([...ids(first), ...ids(second)].sort()).toEqual([...venues].sort());
+      expect(second.body.data[0].available_slots).toHaveLength(7);
+      const beyond = await api('GET', `${VENUES}?${filter}&limit=2&page=3`);
+      expect({ data: beyond.body.data, pagination: beyond.body.pagination }).toEqual({ data: [], pagination: { page: 3, limit: 2, total: 3 } });
+    }
+    expect((await api('GET', `${VENUES}?location=${tag}`)).body.pagination).toEqual({ page: 1, limit: 20, total: 3 });
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['page=0', 'page']]) {
+      const response = await api('GET', `${VENUES}?${query}`);
+      expect({ query, status: response.status, fields: detailFields(response.body) }).toEqual({ query, status: 400, fields: [field] });
+    }
+  });
+
+  it('pages bookings, latest slot first; a page or limit out of range is 400', async () => {
+    const venue = await createVenue();
+    const made: string[] = [];
+    for (const time of ['18:00', '19:00', '20:00']) made.push((await book(venue.id, { time })).body.data.id);
+    const first = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&limit=2`);
+    expect(first.body).toMatchObject({ pagination: { page: 1, limit: 2, total: 3 } });
+    expect(ids(first)).toEqual([made[2], made[1]]);
+    const second = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&limit=2&page=2`);
+    expect(second.body.pagination).toEqual({ page: 2, limit: 2, total: 3 });
+    expect(ids(second)).toEqual([made[0]]);
+    expect((await api('GET', `${BOOKINGS}?venue_id=${venue.id}`)).body.pagination).toEqual({ page: 1, limit: 20, total: 3 });
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['page=0', 'page']]) {
+      const response = await api('GET', `${BOOKINGS}?venue_id=${venue.id}&${query}`, undefined, member.token);
+      expect({ query, status: response.status, fields: detailFields(response.body) }).toEqual({ query, status: 400, fields: [field] });
+    }
   });
 });

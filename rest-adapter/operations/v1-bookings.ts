@@ -1,7 +1,7 @@
 /** The GraphQL documents behind the /api/v1 booking and venue routes; CI validates each against the supergraph. */
 
 const VENUE = 'id name type address phone capacity openingTime closingTime slotMinutes availableSlots { date times } createdAt updatedAt';
-const BOOKING = 'id memberId venueId type date time duration guests specialRequests status checkInCode cancelReason cancelledAt checkedInAt completedAt noShow createdAt updatedAt';
+const BOOKING = 'id memberId venueId type date time duration guests specialRequests status checkInCode qrCode cancelReason cancelledAt checkedInAt completedAt noShow createdAt updatedAt';
 
 export const V1_BOOKING_OPERATIONS = {
   V1CreateVenue: `mutation V1CreateVenue($input: VenueInput!) { createVenue(input: $input) { ${VENUE} } }`,
@@ -13,12 +13,12 @@ export const V1_BOOKING_OPERATIONS = {
   V1VenueAvailability: `query V1VenueAvailability($venueId: ID!, $dateFrom: String, $dateTo: String, $type: String) {
     venueAvailability(venueId: $venueId, dateFrom: $dateFrom, dateTo: $dateTo, type: $type) { venueId availability { date slots { time available capacity } } } }`,
   V1CreateBooking: `mutation V1CreateBooking($input: CreateBookingInput!, $idempotencyKey: String) {
-    createBooking(input: $input, idempotencyKey: $idempotencyKey) { ${BOOKING} qrCode } }`,
+    createBooking(input: $input, idempotencyKey: $idempotencyKey) { ${BOOKING} } }`,
   V1UpdateBooking: `mutation V1UpdateBooking($id: ID!, $input: UpdateBookingInput!) { updateBooking(id: $id, input: $input) { ${BOOKING} } }`,
   V1CancelBooking: `mutation V1CancelBooking($id: ID!, $reason: String) { cancelBooking(id: $id, reason: $reason) { ${BOOKING} } }`,
   V1CheckInBooking: `mutation V1CheckInBooking($id: ID!, $checkInCode: String) { checkInBooking(id: $id, checkInCode: $checkInCode) { ${BOOKING} } }`,
   V1Bookings: `query V1Bookings($page: Int, $limit: Int, $customerId: ID, $venueId: ID, $status: String, $dateFrom: String, $dateTo: String) {
     bookings(page: $page, limit: $limit, customerId: $customerId, venueId: $venueId, status: $status, dateFrom: $dateFrom, dateTo: $dateTo) {
       meta { page limit total } data { ${BOOKING} } } }`,
-  V1Booking: `query V1Booking($id: ID!) { booking(id: $id) { ${BOOKING} qrCode venue { ${VENUE} } member { id nickName name email phoneNumber } } }`,
+  V1Booking: `query V1Booking($id: ID!) { booking(id: $id) { ${BOOKING} venue { ${VENUE} } member { id nickName name email phoneNumber } } }`,
 };

@@ -1,5 +1,5 @@
 import { Route } from '../route';
-import { bookingFailure, bookingListVariables, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
+import { bookingFailure, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
 import { V1_BASE } from '../v1/envelope';
 import { arrayOf, boolean, date, dateQuery, id, integer, object, oneOf, ref, string } from '../v1/openapi-schemas';
 
@@ -138,11 +138,10 @@ export const V1_BOOKING_ROUTES: Route[] = [
     envelope: 'v1List',
     customer: 'self',
     doc: {
-      summary: 'Bookings, latest service day first (a customer token: its own)',
+      summary: 'Bookings, latest service day first (a customer token: its own); date_to before date_from is 400',
       query: { customer_id: id(), venue_id: id(), status: oneOf('pending', 'confirmed', 'cancelled', 'completed'), date_from: dateQuery('service days from (YYYY-MM-DD)'), date_to: dateQuery('service days to (YYYY-MM-DD)') },
       response: BOOKING,
     },
-    variables: ({ query }) => bookingListVariables(query),
     payload: ({ bookings }) => ({ ...bookings, data: bookings.data.map((booking: BookingRecord) => bookingOf(booking)) }),
   },
   {
@@ -163,7 +162,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     customer: 'self',
     notFound: 'BOOKING_NOT_FOUND',
     doc: {
-      summary: 'Changes a confirmed booking; its places move in one transaction, capacity checked again (409 INVALID_STATE once cancelled or completed)',
+      summary: 'Changes a confirmed booking; its places move in one transaction, capacity checked again (409 INVALID_STATE once checked in, cancelled or completed)',
       body: object({ date: date(), time: TIME, duration: integer({ minimum: 1, maximum: 1440 }), guests: integer({ minimum: 1 }), special_requests: string({ maxLength: 1000 }) }),
       response: BOOKING,
       errors: NO_AVAILABILITY,
@@ -179,7 +178,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     envelope: 'v1',
     customer: 'self',
     notFound: 'BOOKING_NOT_FOUND',
-    doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once cancelled or completed)', body: object({ reason: string({ maxLength: 1000 }) }), response: BOOKING },
+    doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once checked in, cancelled or completed)', body: object({ reason: string({ maxLength: 1000 }) }), response: BOOKING },
     variables: ({ params, body }) => ({ id: params.id, reason: body.reason }),
     payload: ({ cancelBooking }) => bookingOf(cancelBooking as BookingRecord),
     v1Failure: bookingFailure,
@@ -192,10 +191,10 @@ export const V1_BOOKING_ROUTES: Route[] = [
     customer: 'self',
     notFound: 'BOOKING_NOT_FOUND',
     doc: {
-      summary: 'Checks a confirmed booking in with its code (409 INVALID_STATE when cancelled, completed or already checked in)',
+      summary: 'Checks a confirmed booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES (default 30) before it starts until it ends (409 INVALID_STATE when cancelled, completed or already checked in)',
       body: object({ check_in_code: string() }, ['check_in_code']),
       response: BOOKING,
-      errors: { 422: 'INVALID_CHECK_IN_CODE: the code is not the booking\'s' },
+      errors: { 422: 'INVALID_CHECK_IN_CODE: the code is not the booking\'s; NOT_ELIGIBLE: outside the check-in window' },
     },
     variables: ({ params, body }) => ({ id: params.id, checkInCode: body.checkInCode }),
     payload: ({ checkInBooking }) => bookingOf(checkInBooking as BookingRecord),

@@ -1,6 +1,6 @@
-import { isUUID } from 'class-validator';
 import { validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { customerOf, MemberRecord } from './customers';
 
 /** A booking as the booking subgraph answers it. */
 export interface BookingRecord {
@@ -10,12 +10,17 @@ export interface BookingRecord {
   [field: string]: unknown;
 }
 
-/** A booking in v1 (camelCase here): `customer_id` for the subgraph's member. */
+/** A booking in v1 (camelCase here): `customer_id` for the subgraph's member; the detail's `customer` as the v1 customer names its fields. */
 export function bookingOf(booking: BookingRecord): Record<string, unknown> {
   const { memberId, member, ...rest } = booking;
-  return { customerId: memberId, ...rest, ...(member ? { customer: member } : {}) };
+  return { customerId: memberId, ...rest, ...(member ? { customer: embeddedCustomerOf(member as MemberRecord) } : {}) };
 }
 
+/** The customer embedded in a booking: `{id, name, email, phone}`, mapped as GET /customers/{id} maps them. */
+function embeddedCustomerOf(member: MemberRecord): Record<string, unknown> {
+  const { id, name, email, phone } = customerOf(member, new Set());
+  return { id, name, email, phone };
+}
 
 /** POST /bookings: the body's known fields as the operation's input. */
 export function createBookingVariables(body: Record<string, unknown>): Record<string, unknown> {
@@ -45,15 +50,9 @@ export function venueListVariables(query: Record<string, unknown>): Record<strin
   return variables;
 }
 
-/** GET /bookings: a customer_id that is no id is a 400 here (the subgraph checks the rest). */
-export function bookingListVariables(query: Record<string, unknown>): Record<string, unknown> {
-  if (query.customerId !== undefined && (typeof query.customerId !== 'string' || !isUUID(query.customerId))) throw validationError([{ field: 'customer_id', message: 'customer_id is a customer id' }]);
-  return { page: query.page, limit: query.limit, customerId: query.customerId, venueId: query.venueId, status: query.status, dateFrom: query.dateFrom, dateTo: query.dateTo };
-}
-
 /**
  * The booking domain's failures in v1: a refused rule (`data.rule`: NO_AVAILABILITY,
- * INVALID_CHECK_IN_CODE) is 422 with that code; a 404 names what was not found (customer, venue).
+ * INVALID_CHECK_IN_CODE, NOT_ELIGIBLE) is 422 with that code; a 404 names what was not found (customer, venue).
  */
 export function bookingFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
   const rule = (failure.data as { rule?: string } | undefined)?.rule;

@@ -8,7 +8,7 @@ import { bookingMigrations } from './migrations';
 import { BookingResolver } from './resolvers/booking.resolver';
 import { VenueResolver } from './resolvers/venue.resolver';
 import { BOOKING_SUPERGRAPH_OPERATIONS, bookingMembers } from './services/booking-members';
-import { BookingService } from './services/booking.service';
+import { BOOKING_COMPLETION_QUEUE, BookingService } from './services/booking.service';
 import { BookingSettings, parseBookingSettings } from './settings';
 
 /** Booking: venues with daily slots, and customers' bookings that never overbook a slot. */
@@ -20,15 +20,15 @@ export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnTy
   resolvers: [VenueResolver, BookingResolver],
   services: bookingServices,
   settings: parseBookingSettings,
-  environment: ['BOOKING_TIME_ZONE'],
+  environment: ['BOOKING_TIME_ZONE', 'BOOKING_CHECK_IN_LEAD_MINUTES'],
   deps: ({ settings, config, gateway }) => ({ settings, members: bookingMembers(config, gateway) }),
   supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
   jobs: [
     {
-      queue: 'booking.completion',
+      queue: BOOKING_COMPLETION_QUEUE,
       cron: '*/5 * * * *',
       run: async ({ orm, deps, logger }) => {
-        const completed = await new BookingService(orm.em.fork(), deps.members, deps.settings.timeZone).completeEnded();
+        const completed = await new BookingService(orm.em.fork(), deps.members, deps.settings).completeEnded();
         if (completed > 0) logger.info({ completed }, 'bookings completed');
       },
     },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bookingModule } from '../../subgraphs/booking/module';
 import { BookingService } from '../../subgraphs/booking/services/booking.service';
+import { parseBookingSettings } from '../../subgraphs/booking/settings';
 import { useModuleDatabase } from '../support/module-database';
 
 const db = useModuleDatabase(bookingModule);
@@ -29,11 +30,11 @@ describe('booking completion job', () => {
     const noShow = await booking('2026-01-01 11:00');
     const cancelled = await booking('2026-01-01 11:00', 'cancelled');
     const upcoming = await booking('2999-01-01 11:00');
-    expect(await new BookingService(db.em(), undefined, 'UTC').completeEnded()).toBe(2);
+    expect(await new BookingService(db.em(), undefined, parseBookingSettings({}, [])).completeEnded()).toBe(2);
     expect(await statusOf(visited)).toEqual({ status: 'completed', completed: true, no_show: false });
     expect(await statusOf(noShow)).toEqual({ status: 'completed', completed: true, no_show: true });
     expect((await statusOf(cancelled)).status).toBe('cancelled');
     expect((await statusOf(upcoming)).status).toBe('confirmed');
-    expect(await new BookingService(db.em(), undefined, 'UTC').completeEnded()).toBe(0);
+    expect(await new BookingService(db.em(), undefined, parseBookingSettings({}, [])).completeEnded()).toBe(0);
   });
 });

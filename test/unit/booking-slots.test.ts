@@ -1,4 +1,4 @@
-import { coveredSlots, dayOf, daySlots, nowStamp, slotOffsets, stampText, timeOf } from '../../subgraphs/booking/services/slots';
+import { coveredSlots, dayOf, daySlots, inCheckInWindow, nowStamp, slotOffsets, stampOf, stampText, timeOf } from '../../subgraphs/booking/services/slots';
 
 const grid = (openingTime: string, closingTime: string, slotMinutes = 60) => ({ openingTime, closingTime, slotMinutes });
 const texts = (result: ReturnType<typeof coveredSlots>) => ('refusal' in result ? result.refusal : result.stamps.map(stampText));
@@ -35,5 +35,16 @@ describe('slot arithmetic', () => {
     const at = new Date('2026-12-31T20:30:00Z');
     expect(stampText(nowStamp('UTC', at))).toBe('2026-12-31 20:30');
     expect(stampText(nowStamp('Asia/Bangkok', at))).toBe('2027-01-01 03:30');
+  });
+
+  it('reads stamps back from their text', () => {
+    for (const text of ['2026-12-31 23:55', '2027-01-01 00:00', '1970-01-01 00:05']) expect(stampText(stampOf(text))).toBe(text);
+  });
+
+  it('opens a check-in `lead` minutes before the start, until the end (excluded)', () => {
+    const start = stampOf('2026-12-31 23:30');
+    const end = stampOf('2027-01-01 00:30');
+    expect([stampOf('2026-12-31 22:59'), stampOf('2026-12-31 23:00'), stampOf('2027-01-01 00:29'), end].map((now) => inCheckInWindow(now, start, end, 30))).toEqual([false, true, true, false]);
+    expect(inCheckInWindow(stampOf('2026-12-28 23:30'), start, end, 1440)).toBe(false);
   });
 });

@@ -19,19 +19,19 @@ export class BookingResolver {
   }
 
   @Authorized(Access.member, BOOKING.permissions.manage)
-  @Mutation(() => Booking, { description: 'Changes a confirmed booking, checking capacity again' })
+  @Mutation(() => Booking, { description: 'Changes a confirmed booking not checked in yet, checking capacity again' })
   updateBooking(@Args() { id }: BookingIdArgs, @Arg('input') input: UpdateBookingInput, @Caller() caller: Principal, @Ctx() ctx: BookingContext) {
     return ctx.services.bookings.update(id, input, caller);
   }
 
   @Authorized(Access.member, BOOKING.permissions.manage)
-  @Mutation(() => Booking, { description: 'Cancels a booking and frees its places (409 once cancelled or completed)' })
+  @Mutation(() => Booking, { description: 'Cancels a booking and frees its places (409 once checked in, cancelled or completed)' })
   cancelBooking(@Args() { id }: BookingIdArgs, @Arg('reason', () => String, { nullable: true }) reason: string | undefined, @Caller() caller: Principal, @Ctx() ctx: BookingContext) {
     return ctx.services.bookings.cancel(id, reason ?? undefined, caller);
   }
 
   @Authorized(Access.member, BOOKING.permissions.manage)
-  @Mutation(() => Booking, { description: 'Checks a booking in with its code (data.rule INVALID_CHECK_IN_CODE when wrong)' })
+  @Mutation(() => Booking, { description: 'Checks a booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES before its start until its end (data.rule INVALID_CHECK_IN_CODE when wrong, NOT_ELIGIBLE outside that window)' })
   checkInBooking(@Args() { id }: BookingIdArgs, @Arg('checkInCode', () => String, { nullable: true }) code: string | undefined, @Caller() caller: Principal, @Ctx() ctx: BookingContext) {
     return ctx.services.bookings.checkIn(id, code ?? undefined, caller);
   }

@@ -10,8 +10,9 @@ import { Booking, BOOKING_STATUSES, BOOKING_TYPES } from '../entities/booking';
 import { Venue } from '../entities/venue';
 import { BookingListArgs, CreateBookingInput, UpdateBookingInput } from '../types/booking.types';
 import { KnownMembers } from '../../../core/known-members';
+import { BookingSettings } from '../settings';
 import { onceForKey } from './idempotency';
-import { coveredSlots, dayOf, nowStamp, pgArray, stampText, TIME } from './slots';
+import { coveredSlots, dayOf, inCheckInWindow, nowStamp, pgArray, stampOf, stampText, TIME } from './slots';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -20,8 +21,11 @@ const MAX_GUESTS = 1000;
 const MAX_DURATION = 1440;
 const MAX_REQUESTS = 1000;
 
+/** The queue of the job that completes ended bookings (every 5 minutes). */
+export const BOOKING_COMPLETION_QUEUE = 'booking.completion';
+
 /** A business rule refused (v1: 422 with `rule` as the code). */
-export const ruleRefused = (rule: 'NO_AVAILABILITY' | 'INVALID_CHECK_IN_CODE', message: string) => new AppError('BAD_REQUEST', message, [], { rule });
+export const ruleRefused = (rule: 'NO_AVAILABILITY' | 'INVALID_CHECK_IN_CODE' | 'NOT_ELIGIBLE', message: string) => new AppError('BAD_REQUEST', message, [], { rule });
 
 export const newCheckInCode = (): string => Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
@@ -41,7 +45,7 @@ export class BookingService {
   constructor(
     private readonly em: EntityManager,
     private readonly members: KnownMembers | undefined,
-    private readonly timeZone: string,
+    private readonly settings: BookingSettings,
   ) {}
 
   async create(input: CreateBookingInput, caller: Principal, idempotencyKey?: string, requestId?: string): Promise<Booking> {
@@ -87,6 +91,7 @@ export class BookingService {
     return this.em.transactional(async (em) => {
       const booking = await this.lockBooking(em, id, caller);
       if (booking.status !== 'confirmed') throw conflict(`A ${booking.status} booking cannot change`);
+      if (booking.checkedInAt) throw conflict('A checked-in booking cannot change');
       const changesPlaces = ['date', 'time', 'duration', 'guests'].some((field) => (input as any)[field] != null);
       if (changesPlaces) {
         const venue = await this.lockVenue(em, booking.venueId);
@@ -106,12 +111,13 @@ export class BookingService {
     });
   }
 
-  /** Cancels a confirmed (or pending) booking and frees its places; 409 once cancelled or completed. */
+  /** Cancels a confirmed (or pending) booking and frees its places; 409 once checked in, cancelled or completed. */
   async cancel(id: string, reason: string | undefined, caller: Principal): Promise<Booking> {
     if (reason != null && reason.length > MAX_REQUESTS) throw validationError([{ field: 'reason', message: `reason is at most ${MAX_REQUESTS} characters` }]);
     return this.em.transactional(async (em) => {
       const booking = await this.lockBooking(em, id, caller);
       if (booking.status !== 'confirmed' && booking.status !== 'pending') throw conflict(`A ${booking.status} booking cannot be cancelled`);
+      if (booking.checkedInAt) throw conflict('A checked-in booking cannot be cancelled');
       const venue = await em.findOneOrFail(Venue, { id: booking.venueId });
       const stamps = await this.heldStamps(em, booking.id);
       await this.move(em, venue, new Map(stamps.map((stamp) => [stamp, -booking.guests])));
@@ -122,7 +128,11 @@ export class BookingService {
     });
   }
 
-  /** Checks a confirmed booking in with its code (any case); a wrong code is 422 INVALID_CHECK_IN_CODE, a second check-in 409. */
+  /**
+   * Checks a confirmed booking in with its code (any case), from BOOKING_CHECK_IN_LEAD_MINUTES before it
+   * starts until it ends: a wrong code is 422 INVALID_CHECK_IN_CODE, outside that window 422
+   * NOT_ELIGIBLE, a second check-in 409.
+   */
   async checkIn(id: string, code: string | undefined, caller: Principal): Promise<Booking> {
     if (typeof code !== 'string' || !code.trim()) throw validationError([{ field: 'checkInCode', message: 'check_in_code is required' }]);
     return this.em.transactional(async (em) => {
@@ -130,6 +140,7 @@ export class BookingService {
       if (booking.status !== 'confirmed') throw conflict(`A ${booking.status} booking cannot be checked in`);
       if (booking.checkedInAt) throw conflict('The booking is already checked in');
       if (code.trim().toUpperCase() !== booking.checkInCode) throw ruleRefused('INVALID_CHECK_IN_CODE', 'The check-in code does not match the booking');
+      await this.assertCheckInOpen(em, booking.id);
       await em.execute(`update booking.booking set checked_in_at = now(), updated_at = now() where id = ?`, [booking.id]);
       const checkedIn = await em.findOneOrFail(Booking, { id: booking.id }, { refresh: true });
       const [venue] = await em.execute<Array<{ name: string }>>(`select name from booking.venue where id = ?`, [booking.venueId]);
@@ -171,27 +182,40 @@ export class BookingService {
       if (dayOf(value) === null) errors.push({ field, message: `${field === 'dateFrom' ? 'date_from' : 'date_to'} is a date (YYYY-MM-DD)` });
       else dates[op] = value;
     }
+    if (dates.$gte !== undefined && dates.$lte !== undefined && dates.$lte < dates.$gte) errors.push({ field: 'dateTo', message: 'date_to is on or after date_from' });
     if (Object.keys(dates).length) where.date = dates;
     if (errors.length) throw validationError(errors);
     const total = await this.em.count(Booking, where);
     return findPage(this.em, Booking, where, { date: 'desc', time: 'desc', id: 'asc' }, args, total);
   }
 
-  /** Completes confirmed bookings whose time has ended (those never checked in are no-shows); how many. */
-  async completeEnded(): Promise<number> {
+  /** Completes confirmed bookings whose time has ended by `now` (those never checked in are no-shows); how many. */
+  async completeEnded(now = new Date()): Promise<number> {
     const rows = await this.em.execute(
       `update booking.booking set status = 'completed', completed_at = now(), updated_at = now()
        where status = 'confirmed' and ends_at <= ?::timestamp returning id`,
-      [stampText(nowStamp(this.timeZone))],
+      [stampText(nowStamp(this.settings.timeZone, now))],
     );
     return rows.length;
+  }
+
+  /** 422 NOT_ELIGIBLE unless now is inside the booking's check-in window. */
+  private async assertCheckInOpen(em: EntityManager, bookingId: string): Promise<void> {
+    const [row] = await em.execute<Array<{ starts: string; ends: string }>>(
+      `select to_char(starts_at, 'YYYY-MM-DD HH24:MI') as starts, to_char(ends_at, 'YYYY-MM-DD HH24:MI') as ends from booking.booking where id = ?`,
+      [bookingId],
+    );
+    const [start, end] = [stampOf(row.starts), stampOf(row.ends)];
+    const lead = this.settings.checkInLeadMinutes;
+    if (!inCheckInWindow(nowStamp(this.settings.timeZone), start, end, lead))
+      throw ruleRefused('NOT_ELIGIBLE', `Check-in is open from ${lead} minutes before the booking starts until it ends (${stampText(start - lead)} to ${stampText(end)}, ${this.settings.timeZone})`);
   }
 
   /** The slots of a booking at the venue, or 422: not a date's slot start, past closing, or already started. */
   private slotsFor(venue: Venue, date: string, time: string, duration: number) {
     const slots = coveredSlots(venue, date, time, duration);
     if ('refusal' in slots) throw ruleRefused('NO_AVAILABILITY', `No availability: ${slots.refusal}`);
-    if (slots.start <= nowStamp(this.timeZone)) throw ruleRefused('NO_AVAILABILITY', 'No availability: the slot has already started');
+    if (slots.start <= nowStamp(this.settings.timeZone)) throw ruleRefused('NO_AVAILABILITY', 'No availability: the slot has already started');
     return slots;
   }
 
@@ -219,7 +243,7 @@ export class BookingService {
 
   private async heldStamps(em: EntityManager, bookingId: string): Promise<number[]> {
     const [row] = await em.execute(`select array(select to_char(s, 'YYYY-MM-DD HH24:MI') from unnest(slot_starts) s) as starts from booking.booking where id = ?`, [bookingId]);
-    return (row.starts as string[]).map((text) => dayOf(text.slice(0, 10))! * 1440 + Number(text.slice(11, 13)) * 60 + Number(text.slice(14, 16)));
+    return (row.starts as string[]).map(stampOf);
   }
 
   /** A live venue, shared-locked against deletion and changes of its hours while the booking is made; 404 otherwise. */

@@ -33,6 +33,14 @@ export const dateOf = (day: number): string => new Date(day * MS_PER_DAY).toISOS
 
 /** A stamp as PostgreSQL `timestamp` text (`YYYY-MM-DD HH:MM`). */
 export const stampText = (stamp: number): string => `${dateOf(Math.floor(stamp / DAY))} ${timeOf(stamp)}`;
+/** The stamp of `YYYY-MM-DD HH:MM` text (as `to_char(.., 'YYYY-MM-DD HH24:MI')` writes it). */
+export const stampOf = (text: string): number => dayOf(text.slice(0, 10))! * DAY + minutesOf(text.slice(11, 16));
+
+/**
+ * Whether a booking from `start` to `end` may be checked in at `now` (stamps): from `leadMinutes`
+ * before it starts until it ends.
+ */
+export const inCheckInWindow = (now: number, start: number, end: number, leadMinutes: number): boolean => now >= start - leadMinutes && now < end;
 
 /** Opening and closing as minutes from the service day's midnight (closing may be past 1440). */
 export function openWindow(grid: SlotGrid): { open: number; close: number } {

@@ -1,6 +1,7 @@
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, FieldError, notFound, validationError } from '../../../core/errors';
-import { Page, pageOf } from '../../../core/pagination';
+import { findPage, Page, pageOf } from '../../../core/pagination';
 import { DaySlots, Venue, VENUE_TYPES } from '../entities/venue';
 import { AvailabilityArgs, VenueAvailability, VenueInput, VenueListArgs } from '../types/venue.types';
 import { dateOf, dayOf, daySlots, MINUTES_PER_DAY, nowStamp, pgArray, SlotGrid, stampText, TIME, timeOf } from './slots';
@@ -39,28 +40,36 @@ export class VenueService {
 
   /**
    * Changes what is given. Opening hours and slot length are fixed while the venue has upcoming confirmed
-   * bookings (their places sit in today's slots: 409); a lower capacity keeps the bookings made.
+   * bookings (their places sit in today's slots: 409); a lower capacity keeps the bookings made. The
+   * venue row is locked first (bookings share-lock it while they are made): a booking in flight
+   * commits before the check, and one that comes after sees the change.
    */
   async update(id: string, input: VenueInput): Promise<Venue> {
-    const venue = await this.live(id);
-    const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as VenueInput;
-    checkVenue({ ...venue, ...given }, false, given);
-    const gridChanges = GRID_FIELDS.some((field) => given[field] != null && given[field] !== venue[field]);
-    if (gridChanges && (await this.hasUpcomingBookings(venue.id))) throw conflict('The venue has upcoming bookings: its opening hours and slot length cannot change');
-    for (const field of ['name', 'type', 'address', 'phone', 'capacity', ...GRID_FIELDS] as const) {
-      if (given[field] !== undefined) (venue as any)[field] = field === 'name' ? given.name!.trim() : given[field];
-    }
-    await this.em.flush();
-    return this.withSlots(venue);
+    const changed = await this.em.transactional(async (em) => {
+      const venue = await this.lockLive(em, id);
+      const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as VenueInput;
+      checkVenue({ ...venue, ...given }, false, given);
+      const gridChanges = GRID_FIELDS.some((field) => given[field] != null && given[field] !== venue[field]);
+      if (gridChanges && (await this.hasUpcomingBookings(em, venue.id))) throw conflict('The venue has upcoming bookings: its opening hours and slot length cannot change');
+      for (const field of ['name', 'type', 'address', 'phone', 'capacity', ...GRID_FIELDS] as const) {
+        if (given[field] !== undefined) (venue as any)[field] = field === 'name' ? given.name!.trim() : given[field];
+      }
+      return venue;
+    });
+    return this.withSlots(changed);
   }
 
-  /** Removes a venue from lists and booking (its bookings stay readable); 409 while it has upcoming confirmed bookings. */
+  /**
+   * Removes a venue from lists and booking (its bookings stay readable); 409 while it has upcoming
+   * confirmed bookings. Locks the venue row as `update` does, so no booking slips in after the check.
+   */
   async delete(id: string): Promise<boolean> {
-    const venue = await this.live(id);
-    if (await this.hasUpcomingBookings(venue.id)) throw conflict('The venue has upcoming bookings: cancel them first');
-    venue.deletedAt = new Date();
-    await this.em.flush();
-    return true;
+    return this.em.transactional(async (em) => {
+      const venue = await this.lockLive(em, id);
+      if (await this.hasUpcomingBookings(em, venue.id)) throw conflict('The venue has upcoming bookings: cancel them first');
+      venue.deletedAt = new Date();
+      return true;
+    });
   }
 
   async get(id: string): Promise<Venue> {
@@ -79,7 +88,18 @@ export class VenueService {
     return venue;
   }
 
-  /** Venues, newest first, filtered by type, address (contains, any case) and whether they have a free slot in the horizon. */
+  /** A live venue locked for a change (`for update`: waits for the bookings being made there), or 404. */
+  private async lockLive(em: EntityManager, id: string): Promise<Venue> {
+    const venue = UUID.test(id) ? await em.findOne(Venue, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (!venue) throw notFound('Venue', id);
+    return venue;
+  }
+
+  /**
+   * Venues, newest first, filtered by type, address (contains, any case) and whether they have a free
+   * slot in the horizon. Without `available` the page is read in SQL and only its venues' slots are
+   * computed; `available` needs every matching venue's slots (computed from its hours), then pages.
+   */
   async list(args: VenueListArgs): Promise<Page<Venue>> {
     const errors: FieldError[] = [];
     if (args.type !== undefined && !(VENUE_TYPES as readonly string[]).includes(args.type)) errors.push({ field: 'type', message: `type is one of ${VENUE_TYPES.join(', ')}` });
@@ -87,12 +107,13 @@ export class VenueService {
     const where: Record<string, unknown> = { deletedAt: null };
     if (args.type) where.type = args.type;
     if (args.location) where.address = { $ilike: `%${args.location.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
-    const venues = await this.em.find(Venue, where, { orderBy: { createdAt: 'desc', id: 'asc' } });
+    const orderBy = { createdAt: 'desc', id: 'asc' } as const;
     if (args.available === undefined) {
-      const page = venues.slice((args.page - 1) * args.limit, args.page * args.limit);
-      await this.fillSlots(page);
-      return pageOf(page, venues.length, args);
+      const page = await findPage(this.em, Venue, where, orderBy, args, await this.em.count(Venue, where));
+      await this.fillSlots(page.data);
+      return page;
     }
+    const venues = await this.em.find(Venue, where, { orderBy });
     await this.fillSlots(venues);
     const matching = venues.filter((venue) => venue.availableSlots.some((day) => day.times.length > 0) === args.available);
     return pageOf(matching.slice((args.page - 1) * args.limit, args.page * args.limit), matching.length, args);
@@ -159,8 +180,8 @@ export class VenueService {
     return new Map(rows.map((row) => [`${row.venue_id} ${row.starts}`, Number(row.held)]));
   }
 
-  private async hasUpcomingBookings(venueId: string): Promise<boolean> {
-    const rows = await this.em.execute(`select 1 from booking.booking where venue_id = ? and status = 'confirmed' and ends_at > ?::timestamp limit 1`, [
+  private async hasUpcomingBookings(em: EntityManager, venueId: string): Promise<boolean> {
+    const rows = await em.execute(`select 1 from booking.booking where venue_id = ? and status = 'confirmed' and ends_at > ?::timestamp limit 1`, [
       venueId,
       stampText(nowStamp(this.timeZone)),
     ]);
