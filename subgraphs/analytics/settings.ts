@@ -6,6 +6,10 @@ export interface AnalyticsSettings {
   pointValue: string;
   /** ANALYTICS_REPORT_TTL_HOURS (default 24, contract section 5): how long a report's file and download URL live. */
   reportTtlHours: number;
+  /** ANALYTICS_REPORT_RETRY_LIMIT (default 3): how many more tries a report's job gets before the report is `failed`. */
+  reportRetryLimit: number;
+  /** ANALYTICS_REPORT_RETRY_DELAY_SECONDS (default 30): the first delay between tries, doubling each time. */
+  reportRetryDelaySeconds: number;
 }
 
 export function parseAnalyticsSettings(env: Env, problems: string[]): AnalyticsSettings {
@@ -15,5 +19,10 @@ export function parseAnalyticsSettings(env: Env, problems: string[]): AnalyticsS
     if (/^\d{1,9}(\.\d{1,6})?$/.test(raw) && Number(raw) > 0) pointValue = raw;
     else problems.push(`ANALYTICS_POINT_VALUE must be a positive decimal number such as 0.01, got "${raw}"`);
   }
-  return { pointValue, reportTtlHours: parsePositiveInt(env, 'ANALYTICS_REPORT_TTL_HOURS', 24, problems) };
+  return {
+    pointValue,
+    reportTtlHours: parsePositiveInt(env, 'ANALYTICS_REPORT_TTL_HOURS', 24, problems),
+    reportRetryLimit: parsePositiveInt(env, 'ANALYTICS_REPORT_RETRY_LIMIT', 3, problems),
+    reportRetryDelaySeconds: parsePositiveInt(env, 'ANALYTICS_REPORT_RETRY_DELAY_SECONDS', 30, problems),
+  };
 }
