@@ -10,6 +10,10 @@ import { AccessTokens } from '../core/auth/jwt';
 import { PasswordHasher } from '../core/auth/secrets';
 import { Config } from '../core/config';
 import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
+import { v1Body } from '../rest-adapter/v1/envelope';
+import { dashboardOf, DashboardRows, dashboardStatements } from '../subgraphs/analytics/services/analytics.service';
+import { timeRangeDays } from '../subgraphs/analytics/services/periods';
+import { TIME_RANGES, TimeRange } from '../subgraphs/analytics/types/analytics.types';
 
 /** The system under benchmark: the whole platform in this process, an admin staff token, and the baseline route. */
 export interface BenchTarget {
@@ -19,7 +23,10 @@ export interface BenchTarget {
   /** An admin staff token: every permission, point:manage and point:read included. */
   token: string;
   staffId: string;
-  /** Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me and GET /api/v1/customers/{id}?include=points,tier, directly. */
+  /**
+   * Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me, GET
+   * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly.
+   */
   baseline: Express;
 }
 
@@ -96,6 +103,20 @@ export async function startBenchTarget(): Promise<BenchTarget> {
         chatapp: { openid: open_id, unionid: union_id, nickname: nick_name, avatar: avatar_url },
       },
     });
+  });
+  // The analytics dashboard's own statements (subgraphs/analytics), one after the other on the pool, as the subgraph runs them.
+  baseline.get('/baseline/v1/analytics/dashboard', async (req, res) => {
+    const principal = await tokens.fromHeader(req.headers.authorization);
+    if (!principal) return void res.status(401).json({ error: 'invalid_token' });
+    const timeRange = String(req.query.time_range ?? 'today') as TimeRange;
+    if (!TIME_RANGES.includes(timeRange)) return void res.status(400).json({ error: { code: 'VALIDATION_ERROR', message: 'time_range' } });
+    const range = timeRangeDays(timeRange);
+    const rows = [];
+    for (const { sql, params } of dashboardStatements(range)) {
+      let index = 0;
+      rows.push((await pool.query(sql.replace(/\?/g, () => `$${++index}`), params)).rows[0]);
+    }
+    res.json(v1Body(dashboardOf(timeRange, range, rows as DashboardRows)));
   });
   return { config, platform, pool, token, staffId, baseline };
 }

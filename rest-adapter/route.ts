@@ -67,8 +67,8 @@ export interface Route {
   public?: boolean;
 
   // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
-  /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given. */
-  scope?: V1Scope;
+  /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given; a list needs every one. */
+  scope?: V1Scope | V1Scope[];
   /**
    * Whether customer (member) tokens may call a v1 route: `self` when the operation acts on the caller,
    * or the path parameter that must be the caller's own id. Without it a customer token is refused 403.

@@ -36,7 +36,7 @@ describe('roles', () => {
       const byKey = Object.fromEntries(roles.map((role) => [role.key, role]));
       expect(Object.keys(byKey)).toEqual(expect.arrayContaining(['admin', 'marketing', 'tenant', 'customer']));
       expect(byKey.admin.permissions).toEqual(['*']);
-      expect([...byKey.marketing.permissions].sort()).toEqual(['analytics:read', 'badge:manage', 'booking:manage', 'booking:read', 'campaign:manage', 'campaign:read', 'consent:manage', 'member:manage', 'member:read', 'notification:manage', 'notification:read', 'point:manage', 'point:read', 'point:request', 'point:review', 'reward:manage', 'reward:read', 'role:read', 'segment:manage', 'segment:read', 'tier:manage', 'tier:read']);
+      expect([...byKey.marketing.permissions].sort()).toEqual(['analytics:read', 'analytics:report', 'badge:manage', 'booking:manage', 'booking:read', 'campaign:manage', 'campaign:read', 'consent:manage', 'member:manage', 'member:read', 'notification:manage', 'notification:read', 'point:manage', 'point:read', 'point:request', 'point:review', 'reward:manage', 'reward:read', 'role:read', 'segment:manage', 'segment:read', 'tier:manage', 'tier:read']);
       expect([...byKey.tenant.permissions].sort()).toEqual(['booking:read', 'campaign:read', 'member:read', 'notification:read', 'point:read', 'point:request', 'reward:read', 'role:read', 'tier:read']);
       expect(byKey.customer.permissions).toEqual([]);
     }

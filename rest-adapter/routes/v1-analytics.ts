@@ -21,15 +21,16 @@ const REPORT = required({
   download_url: nullable(string({ format: 'uri', description: 'signed; works without a token until expires_at; answers text/csv with a header row' })),
   estimated_completion: nullable(timestamp()),
   expires_at: nullable(timestamp()),
-  row_count: nullable(string({ description: 'rows written, the header not counted' })),
+  row_count: nullable(integer({ description: 'rows written, the header not counted' })),
   created_at: timestamp(),
   completed_at: nullable(timestamp()),
 });
 const CAMPAIGN_FIGURES = { participants: integer(), conversions: integer(), conversion_rate: number({ description: '0 to 1' }) };
 
 /**
- * Part 3 analytics (CONTRACT-v1 section 2: `/analytics/*` needs the `analytics` scope; the subgraph
- * needs analytics:read). Figures come from the analytics read model, by UTC day.
+ * Part 3 analytics (CONTRACT-v1 section 2: `/analytics/*` needs the `analytics` scope, a POST `write`
+ * too; the subgraph needs analytics:read, analytics:report to ask for a report). Figures come from the
+ * analytics read model, by UTC day.
  */
 export const V1_ANALYTICS_ROUTES: Route[] = [
   {
@@ -157,9 +158,10 @@ export const V1_ANALYTICS_ROUTES: Route[] = [
     operation: 'V1GenerateReport',
     envelope: 'v1',
     status: 202,
-    scope: 'analytics',
+    // Contract section 2: a POST needs `write`, and /analytics/* needs `analytics`.
+    scope: ['analytics', 'write'],
     doc: {
-      summary: 'Asks for a CSV report; a job writes it (GET the report for its status and download_url)',
+      summary: 'Asks for a CSV report; a job writes it (GET the report for its status and download_url); needs the analytics and write scopes',
       body: object(
         {
           type: oneOf('customers', 'points', 'transactions', 'campaigns', 'rewards'),
@@ -180,6 +182,6 @@ export const V1_ANALYTICS_ROUTES: Route[] = [
     envelope: 'v1',
     scope: 'analytics',
     notFound: 'REPORT_NOT_FOUND',
-    doc: { summary: "A report's status, its signed download_url once completed, and expires_at", response: REPORT },
+    doc: { summary: "A report's status, its signed download_url once completed, and expires_at: the requester's own reports (admin: every report; others' are 404)", response: REPORT },
   },
 ];

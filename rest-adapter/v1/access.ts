@@ -3,12 +3,12 @@ import { Principal } from '../../core/auth/principal';
 import { Route } from '../route';
 import { V1FailureContext } from './envelope';
 import { answerInsufficientScope, answerInvalidToken } from './errors';
-import { defaultScope, scopesOf } from './scopes';
+import { routeScopes, scopesOf } from './scopes';
 
 /** What a v1 route's failures need to know of it (its scope, `_NOT_FOUND` code and path parameters). */
 export function v1ContextOf(route: Route): V1FailureContext {
   return {
-    scope: route.scope ?? defaultScope(route.method),
+    scope: routeScopes(route).join(' '),
     notFound: route.notFound,
     unauthenticated: route.unauthenticated,
     params: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
@@ -32,7 +32,8 @@ export function v1Access(route: Route): RequestHandler {
     if (principal.kind === 'member' && !customerMayCall(route, req.params as Record<string, string>, principal)) {
       return answerInsufficientScope(res, context.scope, 'A customer token reaches only its own data');
     }
-    if (!scopesOf(principal).includes(context.scope)) return answerInsufficientScope(res, context.scope);
+    const held = scopesOf(principal);
+    if (!routeScopes(route).every((scope) => held.includes(scope))) return answerInsufficientScope(res, context.scope);
     next();
   };
 }

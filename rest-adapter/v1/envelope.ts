@@ -3,7 +3,6 @@ import { FieldError } from '../../core/errors';
 import { toV1 } from './case';
 import type { V1PlatformFailure, V1RouteFailure } from '../route';
 import { answerInsufficientScope, answerInvalidToken, v1ErrorBody, v1ErrorOf } from './errors';
-import { V1Scope } from './scopes';
 
 /** The v1 surface's base path. */
 export const V1_BASE = '/api/v1';
@@ -28,8 +27,8 @@ export function v1ListBody(page: PlatformPage, withPageCounts: boolean): unknown
 
 /** What a v1 route needs to answer a failure the way the contract says. */
 export interface V1FailureContext {
-  /** The scope the route needs (named in a 403). */
-  scope: V1Scope;
+  /** The scopes the route needs, space-separated (named in a 403, as RFC 6750 lists them). */
+  scope: string;
   /** The route's `_NOT_FOUND` code. */
   notFound?: string;
   /** The route's path parameters: a request refused only on them names no existing thing (404). */

@@ -2,7 +2,7 @@ import { getNamedType, GraphQLInputType, GraphQLSchema, isEnumType, isInputObjec
 import { API_SCOPES } from '../../core/auth/scopes';
 import { OPERATIONS } from '../operations';
 import { isV1Route, Route } from '../route';
-import { defaultScope } from './scopes';
+import { routeScopes } from './scopes';
 import { snakeCase } from './case';
 import { arrayOf, integer, JsonSchema, object, ref, string, V1_COMPONENTS } from './openapi-schemas';
 
@@ -96,7 +96,7 @@ const SCOPE_DESCRIPTIONS: Record<(typeof API_SCOPES)[number], string> = {
 const tagOf = (path: string): string => path.split('/')[3] ?? 'v1';
 
 function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema): Record<string, unknown> {
-  const scope = route.scope ?? defaultScope(route.method);
+  const scopes = routeScopes(route);
   const pathParameters = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: string() }));
   const queryDoc = { ...(route.envelope === 'v1List' ? PAGE_PARAMETERS : {}), ...route.doc?.query };
   const queryParameters = Object.entries(queryDoc).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
@@ -113,7 +113,7 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
   if (route.unauthenticated) responses['401'] = failure(`${route.unauthenticated}: the credential in the body was refused`);
   if (!route.public) {
     responses['401'] = failure('invalid_token: no credential, or one invalid or expired (WWW-Authenticate: Bearer error="invalid_token")', 'OAuthError');
-    responses['403'] = failure(`insufficient_scope: the credential lacks the "${scope}" scope or the role`, 'OAuthError');
+    responses['403'] = failure(`insufficient_scope: the credential lacks the ${scopes.map((scope) => `"${scope}"`).join(' and ')} scope${scopes.length > 1 ? 's' : ''} or the role`, 'OAuthError');
   }
   if (route.notFound || pathParameters.length > 0) responses['404'] = failure(route.notFound ?? 'NOT_FOUND');
   if (route.method !== 'get') responses['409'] = failure('INVALID_STATE, DUPLICATE or IDEMPOTENCY_KEY_REUSED');
@@ -123,7 +123,7 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
     operationId,
     summary: route.doc?.summary ?? `${route.method.toUpperCase()} ${route.path}`,
     tags: [tagOf(route.path)],
-    ...(route.public ? { security: [] } : { security: [{ bearer: [scope] }, { apiKey: [scope] }, { oauth2: [scope] }] }),
+    ...(route.public ? { security: [] } : { security: [{ bearer: scopes }, { apiKey: scopes }, { oauth2: scopes }] }),
     'x-customer-access': route.public ? 'public' : route.customer === 'self' ? 'self' : route.customer ? `own ${route.customer.param} only` : 'none',
     parameters: [...pathParameters, ...headerParameters, ...queryParameters],
     ...(body ? { requestBody: { required: true, content: json(body) } } : {}),

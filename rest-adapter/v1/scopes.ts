@@ -21,3 +21,6 @@ export function scopesOf(principal: Principal): V1Scope[] {
 
 /** The scope a v1 route needs unless it names one: `read` for GET, `write` for the rest. */
 export const defaultScope = (method: string): V1Scope => (method === 'get' ? 'read' : 'write');
+
+/** Every scope a v1 route needs (its own, or the default for its method). */
+export const routeScopes = (route: { method: string; scope?: V1Scope | V1Scope[] }): V1Scope[] => [route.scope ?? defaultScope(route.method)].flat();

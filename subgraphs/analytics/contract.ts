@@ -7,11 +7,15 @@ import type { DomainContract } from '../../core/module';
 export const ANALYTICS = {
   name: 'analytics',
   permissions: {
-    /** Every figure and report: the `analytics` scope of the v1 surface (admin and marketing, contract section 2). */
+    /** Every figure, and one's own reports: the `analytics` scope of the v1 surface (admin and marketing, contract section 2). */
     read: 'analytics:read',
+    /** Asking for a report (a write: REST needs the `analytics` and `write` scopes). */
+    report: 'analytics:report',
+    /** Reading every staff member's reports, not only one's own (admin, through `*`). */
+    manage: 'analytics:manage',
   },
   grants: {
-    marketing: ['analytics:read'],
+    marketing: ['analytics:read', 'analytics:report'],
   },
   events: {},
 } as const satisfies DomainContract;

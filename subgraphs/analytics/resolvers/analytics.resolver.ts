@@ -20,7 +20,7 @@ import {
 } from '../types/analytics.types';
 import { GenerateReportInput, ReportView } from '../types/report.types';
 
-/** Part 3's analytics figures, for staff with analytics:read (admin, marketing). */
+/** Part 3's analytics figures, for staff with analytics:read (admin, marketing); reports need analytics:report to ask for. */
 @Resolver()
 export class AnalyticsResolver {
   @Authorized(ANALYTICS.permissions.read)
@@ -71,15 +71,15 @@ export class AnalyticsResolver {
     return ctx.services.analytics.dashboard(args);
   }
 
-  @Authorized(ANALYTICS.permissions.read)
-  @Mutation(() => ReportView, { description: 'Asks for a CSV report: answered processing, written by a job' })
+  @Authorized(ANALYTICS.permissions.report)
+  @Mutation(() => ReportView, { description: 'Asks for a CSV report: answered processing, written by a job; needs analytics:report' })
   generateReport(@Arg('input') input: GenerateReportInput, @Caller() caller: Principal, @Ctx() ctx: AnalyticsContext) {
     return ctx.services.reports.generate(input, caller);
   }
 
   @Authorized(ANALYTICS.permissions.read)
-  @Query(() => ReportView, { description: "A report's status and, once completed, its signed download URL" })
-  report(@Args() { id }: IdArgs, @Ctx() ctx: AnalyticsContext) {
-    return ctx.services.reports.get(id);
+  @Query(() => ReportView, { description: "A report's status and, once completed, its signed download URL: its requester's, or any with analytics:manage (others: not found)" })
+  report(@Args() { id }: IdArgs, @Caller() caller: Principal, @Ctx() ctx: AnalyticsContext) {
+    return ctx.services.reports.get(id, caller);
   }
 }

@@ -10,8 +10,11 @@ import { CLUSTER } from '../../cluster/contract';
 export const ANALYTICS_SUPERGRAPH_OPERATIONS = {
   AnalyticsSegments: `query AnalyticsSegments($page: Int!) { segments(page: $page, limit: 100) { meta { total } data { id name_en } } }`,
   AnalyticsSegment: `query AnalyticsSegment($id: ID!) { segment(id: $id) { id name_en } }`,
-  AnalyticsSegmentMembers: `query AnalyticsSegmentMembers($id: ID!, $page: Int!) { segmentMembers(id: $id, page: $page, limit: 100) { meta { total } data { memberId } } }`,
+  AnalyticsSegmentMemberIds: `query AnalyticsSegmentMemberIds($id: ID!, $after: ID, $limit: Int!) { segmentMemberIds(id: $id, after: $after, limit: $limit) }`,
 };
+
+/** Member ids asked per call (the most `segmentMemberIds` answers). */
+const MEMBER_PAGE = 5_000;
 
 /** Segments belong to the cluster domain and rule segments exist only when evaluated: read through the gateway, with `segment:read`. */
 export const ANALYTICS_SERVICE_PRINCIPAL = new Principal('service', 'internal:analytics', 'internal', [CLUSTER.permissions.segmentRead]);
@@ -54,16 +57,17 @@ export class AnalyticsSupergraph {
     }
   }
 
-  /** The ids of a segment's members now (a rule segment evaluated at the call). */
+  /** The ids of a segment's members now (a rule segment evaluated at the call), MEMBER_PAGE per call, in id order. */
   async memberIds(segmentId: string): Promise<string[]> {
     const ids: string[] = [];
-    for (let page = 1; ; page++) {
-      const { segmentMembers } = await this.supergraph.run<{ segmentMembers: { meta: { total: number }; data: Array<{ memberId: string }> } }>(
-        ANALYTICS_SUPERGRAPH_OPERATIONS.AnalyticsSegmentMembers,
-        { id: segmentId, page },
-      );
-      ids.push(...segmentMembers.data.map((member) => member.memberId));
-      if (segmentMembers.data.length === 0 || ids.length >= segmentMembers.meta.total) return ids;
+    for (;;) {
+      const { segmentMemberIds } = await this.supergraph.run<{ segmentMemberIds: string[] }>(ANALYTICS_SUPERGRAPH_OPERATIONS.AnalyticsSegmentMemberIds, {
+        id: segmentId,
+        after: ids.length > 0 ? ids[ids.length - 1] : null,
+        limit: MEMBER_PAGE,
+      });
+      ids.push(...segmentMemberIds);
+      if (segmentMemberIds.length < MEMBER_PAGE) return ids;
     }
   }
 }

@@ -42,6 +42,49 @@ const SALES_SUMS = `coalesce(sum(gross) - sum(refunded), 0)::numeric(16,2)::text
   coalesce(round((sum(gross) - sum(refunded)) / nullif(sum(transactions), 0), 2), 0)::text as average`;
 
 /**
+ * The dashboard's statements, in order (`?` parameters): sums of at most 30 daily rows and the customers
+ * active since `from` (the period ends today) by their latest active day; the period's sales; the active
+ * campaigns and the period's completions. The bench's baseline runs the same statements straight on a pool.
+ */
+export const dashboardStatements = (range: DayRange): Array<{ sql: string; params: string[] }> => [
+  {
+    sql: `select coalesce(sum(registrations), 0)::text as registrations, coalesce(sum(check_ins), 0)::text as check_ins,
+                 coalesce(sum(purchases), 0)::text as purchases, coalesce(sum(bookings), 0)::text as bookings,
+                 coalesce(sum(points_earned), 0)::text as earned, coalesce(sum(points_redeemed), 0)::text as redeemed,
+                 coalesce(sum(rewards_claimed), 0)::text as claimed, coalesce(sum(rewards_redeemed), 0)::text as used, coalesce(sum(campaign_joins), 0)::text as joins,
+                 (select count(*) from analytics.customer where last_active_day between ? and ?)::text as active
+            from analytics.day_total where day between ? and ?`,
+    params: [range.from, range.to, range.from, range.to],
+  },
+  { sql: `select ${SALES_SUMS} from analytics.sales_day where day between ? and ?`, params: [range.from, range.to] },
+  {
+    sql: `select (select count(*) from analytics.campaign where status = 'active')::text as active,
+                 (select count(*) from analytics.campaign_participant
+                   where completed_at >= ?::date::timestamp at time zone 'UTC' and completed_at < (?::date + 1)::timestamp at time zone 'UTC')::text as conversions`,
+    params: [range.from, range.to],
+  },
+];
+
+/** The rows of the dashboard's statements, in their order. */
+export type DashboardRows = [Record<string, string>, SalesRow, Record<string, string>];
+
+/** The dashboard from its statements' rows. */
+export const dashboardOf = (timeRange: TimeRange, range: DayRange, [day, sales, campaigns]: DashboardRows): Dashboard => ({
+  timeRange,
+  period: { dateFrom: range.from, dateTo: range.to },
+  customerActivity: {
+    activeUsers: Number(day.active),
+    newRegistrations: Number(day.registrations),
+    checkIns: Number(day.check_ins),
+    purchases: Number(day.purchases),
+    bookings: Number(day.bookings),
+  },
+  sales: salesFigures(sales),
+  loyalty: { pointsEarned: money(day.earned), pointsRedeemed: money(day.redeemed), rewardsClaimed: Number(day.claimed), rewardsRedeemed: Number(day.used) },
+  campaigns: { activeCampaigns: Number(campaigns.active), participantsJoined: Number(day.joins), conversions: Number(campaigns.conversions) },
+});
+
+/**
  * The figures of Part 3's Analytics table, read from the analytics read model only (its own schema),
  * by UTC day; segments, which the cluster domain evaluates, through the gateway.
  */
@@ -136,20 +179,34 @@ export class AnalyticsService {
   async salesSummary(args: SalesSummaryArgs): Promise<SalesSummary> {
     const range = dayRange(args);
     const filter = { storeId: args.storeId, category: args.category };
-    const [[current], [previous], byStore, byCategory] = [
+    const [[current], growthRate, byStore, byCategory] = [
       await this.sales(range, filter),
-      await this.sales(previousRange(range), filter),
+      await this.growthRate(range, filter),
       await this.sales(range, filter, 'store_id'),
       await this.sales(range, filter, 'category'),
     ];
-    const figures = salesFigures(current);
-    const before = money(previous?.total);
     return {
       period: { dateFrom: range.from, dateTo: range.to },
-      metrics: { ...figures, growthRate: before !== 0 ? ratio(figures.totalSales - before, before) : null },
+      metrics: { ...salesFigures(current), growthRate },
       byStore: byStore.map((row) => ({ storeId: row.key, ...salesFigures(row) })),
       byCategory: byCategory.map((row) => ({ category: row.key, ...salesFigures(row) })),
     };
+  }
+
+  /** (this period's net sales − the previous period's) / the previous's, 4 decimals, in numeric; null when the previous had none. */
+  private async growthRate(range: DayRange, filter: { storeId?: string; category?: string }): Promise<number | null> {
+    const previous = previousRange(range);
+    const conditions = ['day between ? and ?'];
+    const params: unknown[] = [range.from, range.from, previous.from, range.to];
+    if (filter.storeId !== undefined) conditions.push('store_id = ?') && params.push(filter.storeId);
+    if (filter.category !== undefined) conditions.push('category = ?') && params.push(filter.category);
+    const [{ growth }] = await this.em.execute(
+      `select round((this - before) / nullif(before, 0), 4)::text as growth
+         from (select coalesce(sum(gross - refunded) filter (where day >= ?), 0) as this, coalesce(sum(gross - refunded) filter (where day < ?), 0) as before
+                 from analytics.sales_day where ${conditions.join(' and ')}) as sums`,
+      params,
+    );
+    return growth === null ? null : Number(growth);
   }
 
   async salesTrends(args: GroupedPeriodArgs): Promise<SalesTrends> {
@@ -198,21 +255,22 @@ export class AnalyticsService {
   async campaign(id: string): Promise<CampaignReport> {
     const [campaign] = isRecordId(id) ? await this.em.execute(`select campaign_id, name, start_date, end_date from analytics.campaign where campaign_id = ?`, [id]) : [];
     if (!campaign) throw notFound('Campaign', id);
+    // ROI in numeric, rounded there: (revenue − cost) / cost, null without cost.
     const [figures] = await this.em.execute(
-      `select count(*)::text as participants, count(completed_at)::text as conversions, coalesce(sum(reward_points), 0)::text as reward_points,
-              (select coalesce(sum(p.amount - p.refunded), 0)::text from analytics.purchase p
-                where p.occurred_at between ? and ?
-                  and exists (select 1 from analytics.campaign_participant cp where cp.campaign_id = ? and cp.customer_id = p.customer_id and cp.joined_at <= p.occurred_at)) as revenue,
-              (select count(distinct customer_id)::text from analytics.customer_day
-                where day between (?::timestamptz at time zone 'UTC')::date and (?::timestamptz at time zone 'UTC')::date and actions > 0) as reach,
-              (?::numeric * coalesce(sum(reward_points), 0))::text as cost
-         from analytics.campaign_participant where campaign_id = ?`,
+      `select participants::text, conversions::text, revenue::text, reach::text,
+              case when cost > 0 then round((revenue - cost) / cost, 4)::text end as roi
+         from (select count(*) as participants, count(completed_at) as conversions,
+                      (select coalesce(sum(p.amount - p.refunded), 0) from analytics.purchase p
+                        where p.occurred_at between ? and ?
+                          and exists (select 1 from analytics.campaign_participant cp where cp.campaign_id = ? and cp.customer_id = p.customer_id and cp.joined_at <= p.occurred_at)) as revenue,
+                      (select count(distinct customer_id) from analytics.customer_day
+                        where day between (?::timestamptz at time zone 'UTC')::date and (?::timestamptz at time zone 'UTC')::date and actions > 0) as reach,
+                      ?::numeric * coalesce(sum(reward_points), 0) as cost
+                 from analytics.campaign_participant where campaign_id = ?) as sums`,
       [campaign.start_date, campaign.end_date, id, campaign.start_date, campaign.end_date, this.pointValue, id],
     );
     const participants = Number(figures.participants);
     const conversions = Number(figures.conversions);
-    const revenue = money(figures.revenue);
-    const cost = money(figures.cost);
     const bySegment = [];
     const people: Array<{ customer_id: string; completed: boolean }> = await this.em.execute(
       `select customer_id, completed_at is not null as completed from analytics.campaign_participant where campaign_id = ?`,
@@ -241,8 +299,8 @@ export class AnalyticsService {
         participants,
         conversions,
         conversionRate: ratio(conversions, participants),
-        revenue,
-        roi: cost > 0 ? ratio(revenue - cost, cost) : null,
+        revenue: money(figures.revenue),
+        roi: figures.roi === null ? null : Number(figures.roi),
       },
       bySegment,
     };
@@ -251,35 +309,8 @@ export class AnalyticsService {
   async dashboard(args: DashboardArgs): Promise<Dashboard> {
     const timeRange = (args.timeRange ?? 'today') as TimeRange;
     const range = timeRangeDays(timeRange);
-    // Sums of at most 30 daily rows; the customers active since `from` (the period ends today) by their latest active day.
-    const [day] = await this.em.execute(
-      `select coalesce(sum(registrations), 0)::text as registrations, coalesce(sum(check_ins), 0)::text as check_ins,
-              coalesce(sum(purchases), 0)::text as purchases, coalesce(sum(bookings), 0)::text as bookings,
-              coalesce(sum(points_earned), 0)::text as earned, coalesce(sum(points_redeemed), 0)::text as redeemed,
-              coalesce(sum(rewards_claimed), 0)::text as claimed, coalesce(sum(rewards_redeemed), 0)::text as used, coalesce(sum(campaign_joins), 0)::text as joins,
-              (select count(*) from analytics.customer where last_active_day between ? and ?)::text as active
-         from analytics.day_total where day between ? and ?`,
-      [range.from, range.to, range.from, range.to],
-    );
-    const [sales] = await this.sales(range, {});
-    const [campaigns] = await this.em.execute(
-      `select (select count(*) from analytics.campaign where status = 'active')::text as active,
-              (select count(*) from analytics.campaign_participant where (completed_at at time zone 'UTC')::date between ? and ?)::text as conversions`,
-      [range.from, range.to],
-    );
-    return {
-      timeRange,
-      period: { dateFrom: range.from, dateTo: range.to },
-      customerActivity: {
-        activeUsers: Number(day.active),
-        newRegistrations: Number(day.registrations),
-        checkIns: Number(day.check_ins),
-        purchases: Number(day.purchases),
-        bookings: Number(day.bookings),
-      },
-      sales: salesFigures(sales),
-      loyalty: { pointsEarned: money(day.earned), pointsRedeemed: money(day.redeemed), rewardsClaimed: Number(day.claimed), rewardsRedeemed: Number(day.used) },
-      campaigns: { activeCampaigns: Number(campaigns.active), participantsJoined: Number(day.joins), conversions: Number(campaigns.conversions) },
-    };
+    const rows = [];
+    for (const { sql, params } of dashboardStatements(range)) rows.push((await this.em.execute(sql, params))[0]);
+    return dashboardOf(timeRange, range, rows as DashboardRows);
   }
 }

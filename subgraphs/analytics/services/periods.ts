@@ -1,5 +1,5 @@
 import { FieldError, validationError } from '../../../core/errors';
-import { GroupBy, TimeRange } from '../types/analytics.types';
+import { GroupBy, isDayOrTimestamp, TimeRange } from '../types/analytics.types';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** The longest period a figure covers (a series of days stays a few thousand entries). */
@@ -17,12 +17,11 @@ export const daysIn = (range: DayRange): number => Math.round((Date.parse(range.
 
 function parseDay(value: string | undefined, field: string, errors: FieldError[]): string | undefined {
   if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
+  if (!isDayOrTimestamp(value)) {
     errors.push({ field, message: `${field === 'dateFrom' ? 'date_from' : 'date_to'} is not a valid date` });
     return undefined;
   }
-  return dayOf(new Date(time));
+  return dayOf(new Date(Date.parse(value)));
 }
 
 /** The UTC days of `date_from` and `date_to` (default: the 30 days up to today); 400 when reversed or longer than 3 years. */
@@ -54,17 +53,14 @@ export function periodStart(day: string, unit: GroupBy): string {
   return addDays(day, -weekday);
 }
 
-/** The first day of every period the range touches, in order. */
+/** The first day of every period the range touches, in order (compared as times: the day after 9999-12-31 is no longer `YYYY-MM-DD`). */
 export function periodStarts(range: DayRange, unit: GroupBy): string[] {
   const starts: string[] = [];
-  for (let start = periodStart(range.from, unit); start <= range.to; ) {
-    starts.push(start);
-    if (unit === 'day') start = addDays(start, 1);
-    else if (unit === 'week') start = addDays(start, 7);
-    else {
-      const [year, month] = start.split('-').map(Number);
-      start = dayOf(new Date(Date.UTC(year, month, 1)));
-    }
+  const last = Date.parse(`${range.to}T00:00:00Z`);
+  for (let start = new Date(`${periodStart(range.from, unit)}T00:00:00Z`); start.getTime() <= last; ) {
+    starts.push(dayOf(start));
+    if (unit === 'month') start = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+    else start = new Date(start.getTime() + (unit === 'week' ? 7 : 1) * DAY_MS);
   }
   return starts;
 }

@@ -1,12 +1,12 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ClientBase } from 'pg';
 import { PublishedEvent } from '../../../core/events/outbox-event';
-import { AUTH, CustomerCreated, CustomerDeleted } from '../../auth/contract';
+import { AUTH, CustomerCreated, CustomerDeleted, CustomerUpdated } from '../../auth/contract';
 import { BOOKING, BookingChanged } from '../../booking/contract';
 import { CAMPAIGN, CampaignChanged, CampaignParticipantCompleted, CampaignParticipantJoined } from '../../campaign/contract';
 import { CLUSTER, CustomerTierChanged } from '../../cluster/contract';
 import { NOTIFICATION, NotificationRead } from '../../notification/contract';
-import { POINT, PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../../point/contract';
+import { POINT, PointLedgerEntry, TransactionRefunded } from '../../point/contract';
 import { REWARD, RewardClaimed, RewardRedeemed } from '../../reward/contract';
 
 /** The queue of the read model's consumer. */
@@ -15,6 +15,7 @@ export const ANALYTICS_READ_MODEL_QUEUE = 'analytics.read-model';
 /** Every event type the read model is built from, with the domain (Postgres schema) that publishes it. */
 export const ANALYTICS_EVENT_SOURCES: Readonly<Record<string, string>> = {
   [AUTH.events.customerCreated]: AUTH.name,
+  [AUTH.events.customerUpdated]: AUTH.name,
   [AUTH.events.customerDeleted]: AUTH.name,
   [CLUSTER.events.tierChanged]: CLUSTER.name,
   [POINT.events.earned]: POINT.name,
@@ -30,13 +31,14 @@ export const ANALYTICS_EVENT_SOURCES: Readonly<Record<string, string>> = {
   [CAMPAIGN.events.participantJoined]: CAMPAIGN.name,
   [CAMPAIGN.events.participantCompleted]: CAMPAIGN.name,
   [BOOKING.events.created]: BOOKING.name,
+  [BOOKING.events.cancelled]: BOOKING.name,
   [BOOKING.events.checkedIn]: BOOKING.name,
   [NOTIFICATION.events.read]: NOTIFICATION.name,
 };
 export const ANALYTICS_EVENTS = Object.keys(ANALYTICS_EVENT_SOURCES);
 
 /** The tables of the read model, emptied by a rebuild (the reports are not part of it). */
-export const READ_MODEL_TABLES = ['applied_event', 'customer', 'customer_day', 'day_total', 'sales_day', 'purchase', 'points_entry', 'reward_claim', 'campaign', 'campaign_participant'];
+export const READ_MODEL_TABLES = ['applied_event', 'customer', 'customer_day', 'day_total', 'sales_day', 'purchase', 'points_entry', 'reward_claim', 'campaign', 'campaign_participant', 'booking'];
 
 type DayColumn =
   | 'actions'
@@ -135,6 +137,13 @@ function ledgerEntry(statement: EventStatement, type: 'earned' | 'redeemed' | 'e
   statement.addToDay(entry.createdAt, entry.memberId, { [`points_${type}`]: points });
 }
 
+/** A profile event's name, e-mail and phone replace the row's unless the row's are newer (a deletion's erasure included). */
+const NEWER_PROFILE = `name = case when newer then excluded.name else customer.name end, email = case when newer then excluded.email else customer.email end,
+  phone = case when newer then excluded.phone else customer.phone end, profile_at = greatest(customer.profile_at, excluded.profile_at)`.replace(
+  /newer/g,
+  `customer.deleted_at is null and coalesce(customer.profile_at, '-infinity') <= excluded.profile_at`,
+);
+
 /** The statement of one event of the read model's types. */
 function statementOf(event: PublishedEvent<any>): EventStatement {
   const statement = new EventStatement(event);
@@ -143,9 +152,10 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
     case AUTH.events.customerCreated: {
       const { customer } = data as CustomerCreated;
       statement.step(
-        `insert into analytics.customer (customer_id, name, email, phone, registered_at) select ?::uuid, ?, ?, ?, ?::timestamptz where exists (select 1 from fresh)
-         on conflict (customer_id) do update set name = excluded.name, email = excluded.email, phone = excluded.phone, registered_at = excluded.registered_at`,
-        [customer.id, customer.name, customer.email, customer.phone, customer.created_at],
+        `insert into analytics.customer (customer_id, name, email, phone, profile_at, registered_at)
+         select ?::uuid, ?, ?, ?, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (customer_id) do update set registered_at = excluded.registered_at, ${NEWER_PROFILE}`,
+        [customer.id, customer.name, customer.email, customer.phone, customer.created_at, customer.created_at],
       );
       statement.step(
         `insert into analytics.day_total (day, registrations) select ?::date, 1 where exists (select 1 from fresh)
@@ -154,12 +164,23 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       );
       break;
     }
+    case AUTH.events.customerUpdated: {
+      const { customer } = data as CustomerUpdated;
+      statement.step(
+        `insert into analytics.customer (customer_id, name, email, phone, profile_at) select ?::uuid, ?, ?, ?, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (customer_id) do update set ${NEWER_PROFILE}`,
+        [customer.id, customer.name, customer.email, customer.phone, customer.updated_at],
+      );
+      break;
+    }
     case AUTH.events.customerDeleted: {
+      // The auth domain erases a deleted customer's personal data: so does the read model (the figures stay).
       const deleted = data as CustomerDeleted;
       statement.step(
-        `insert into analytics.customer (customer_id, deleted_at) select ?::uuid, ?::timestamptz where exists (select 1 from fresh)
-         on conflict (customer_id) do update set deleted_at = excluded.deleted_at`,
-        [deleted.customer_id, deleted.deleted_at],
+        `insert into analytics.customer (customer_id, deleted_at, profile_at) select ?::uuid, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
+         on conflict (customer_id) do update set deleted_at = excluded.deleted_at, name = null, email = null, phone = null,
+           profile_at = greatest(customer.profile_at, excluded.profile_at)`,
+        [deleted.customer_id, deleted.deleted_at, deleted.deleted_at],
       );
       break;
     }
@@ -253,7 +274,23 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
     }
     case BOOKING.events.created: {
       const booking = data as BookingChanged;
+      statement.step(
+        `insert into analytics.booking (booking_id, customer_id, booked_day) select ?, ?::uuid, ?::date where exists (select 1 from fresh) on conflict do nothing`,
+        [booking.bookingId, booking.memberId, utcDay(booking.occurredAt)],
+      );
       statement.action(booking.occurredAt, booking.memberId, { bookings: 1 });
+      break;
+    }
+    case BOOKING.events.cancelled: {
+      // The booking leaves the bookings of the day it was made (a cancellation is not an action of the customer's: staff cancel too).
+      const booking = data as BookingChanged;
+      const cancelled = statement.step(
+        `update analytics.booking set cancelled_at = ?::timestamptz where booking_id = ? and cancelled_at is null and exists (select 1 from fresh)
+         returning customer_id, booked_day`,
+        [booking.occurredAt, booking.bookingId],
+      );
+      statement.step(`update analytics.customer_day d set bookings = d.bookings - 1 from ${cancelled} b where d.day = b.booked_day and d.customer_id = b.customer_id`, []);
+      statement.step(`update analytics.day_total d set bookings = d.bookings - 1 from ${cancelled} b where d.day = b.booked_day`, []);
       break;
     }
     case BOOKING.events.checkedIn: {
@@ -273,12 +310,11 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
 /**
  * Purchases (`transaction.completed`), the bulk of the history, applied as a set in one statement: the
  * new event ids, their purchase rows, and the daily figures summed per customer and day, per day, store
- * and category. One purchase is a set of one (the live consumer); the rebuild passes thousands at once.
+ * and category. `input` is the set: one purchase for the live consumer, thousands of the rebuild's
+ * staged outbox rows at once (straight from the table: the rows never leave the database).
  */
-const PURCHASES_SQL = `
-  with input as (
-    select * from jsonb_to_recordset(?::jsonb) as e(id uuid, type text, transaction_id text, customer_id uuid, amount numeric, store_id text, category text,
-                                                   points_earned numeric, occurred_at timestamptz)),
+const purchasesSql = (input: string) => `
+  with input as (${input}),
   fresh as (insert into analytics.applied_event (event_id, type) select id, type from input on conflict do nothing returning event_id),
   inserted as (
     insert into analytics.purchase (transaction_id, customer_id, amount, status, store_id, category, points_earned, occurred_at)
@@ -302,24 +338,28 @@ const PURCHASES_SQL = `
     on conflict (day, store_id, category) do update set transactions = sales_day.transactions + excluded.transactions, gross = sales_day.gross + excluded.gross)
   select count(*)::int as fresh from fresh`;
 
-function purchasesStatement(events: PublishedEvent<TransactionCompleted>[]): { sql: string; params: unknown[] } {
-  const rows = events.map(({ id, type, data }) => ({
-    id,
-    type,
-    transaction_id: data.transactionId,
-    customer_id: data.customerId,
-    amount: data.amount,
-    store_id: data.storeId,
-    category: data.category,
-    points_earned: data.pointsEarned,
-    occurred_at: data.occurredAt,
-  }));
-  return { sql: PURCHASES_SQL, params: [JSON.stringify(rows)] };
+/** A purchase's fields, read from its event's JSON (`e`). */
+const PURCHASE_FIELDS = `e.id, e.type, e.payload->>'transactionId' as transaction_id, (e.payload->>'customerId')::uuid as customer_id, (e.payload->>'amount')::numeric as amount,
+  e.payload->>'storeId' as store_id, e.payload->>'category' as category, (e.payload->>'pointsEarned')::numeric as points_earned, (e.payload->>'occurredAt')::timestamptz as occurred_at`;
+
+/** One purchase event of the live consumer. */
+const LIVE_PURCHASE_SQL = purchasesSql(`select ${PURCHASE_FIELDS} from (select ?::uuid as id, ?::text as type, ?::jsonb as payload) e`);
+
+/**
+ * The rebuild's purchases: the rows of a staging table (`n`, `id`, `type`, `payload`) numbered in
+ * commit order, those with `from < n <= to`, in one statement. Returns how many were new.
+ */
+export async function applyStagedPurchases(client: ClientBase, staged: string, from: number, to: number): Promise<number> {
+  const { rows } = await client.query(
+    purchasesSql(`select ${PURCHASE_FIELDS} from ${staged} e where e.n > $1 and e.n <= $2 and e.type = '${POINT.events.transactionCompleted}'`),
+    [from, to],
+  );
+  return rows[0].fresh;
 }
 
-/** The statement of a run of events of one type (several only for purchases, which apply as a set). */
-const statementOfRun = (events: PublishedEvent<any>[]) =>
-  events[0].type === POINT.events.transactionCompleted ? purchasesStatement(events) : statementOf(events[0]).sql();
+/** The statement of an event of the read model's types. */
+const statementOfEvent = (event: PublishedEvent<any>): { sql: string; params: unknown[] } =>
+  event.type === POINT.events.transactionCompleted ? { sql: LIVE_PURCHASE_SQL, params: [event.id, event.type, JSON.stringify(event.data)] } : statementOf(event).sql();
 
 /**
  * Applies one published event to the read model, once per event id: a duplicate delivery, a redelivery
@@ -327,29 +367,22 @@ const statementOfRun = (events: PublishedEvent<any>[]) =>
  * true when the event was new.
  */
 export async function applyAnalyticsEvent(em: EntityManager, event: PublishedEvent<any>): Promise<boolean> {
-  const { sql, params } = statementOfRun([event]);
+  const { sql, params } = statementOfEvent(event);
   const [{ fresh }] = await em.execute(sql, params);
   return fresh === 1;
 }
 
 /**
- * The same for a run of events in commit order, on a plain connection (the rebuild's): purchases in one
- * statement per run, the others one by one, each type's statement prepared once per connection (its
- * text never changes). Returns how many were new.
+ * The same for events in commit order, one by one on a plain connection (the rebuild's), each type's
+ * statement prepared once per connection (its text never changes). Returns how many were new.
  */
 export async function applyAnalyticsEventsOn(client: ClientBase, events: PublishedEvent<any>[]): Promise<number> {
-  const runs: PublishedEvent<any>[][] = [];
-  for (const event of events) {
-    const last = runs[runs.length - 1];
-    if (last && event.type === POINT.events.transactionCompleted && last[0].type === event.type) last.push(event);
-    else runs.push([event]);
-  }
   let applied = 0;
-  for (const run of runs) {
-    const { sql, params } = statementOfRun(run);
+  for (const event of events) {
+    const { sql, params } = statementOfEvent(event);
     let index = 0;
     const text = sql.replace(/\?/g, () => `$${++index}`);
-    const { rows } = await client.query({ name: `analytics:${run[0].type}`, text, values: params });
+    const { rows } = await client.query({ name: `analytics:${event.type}`, text, values: params });
     applied += rows[0].fresh;
   }
   return applied;

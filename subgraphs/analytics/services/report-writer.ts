@@ -22,7 +22,8 @@ export interface ReportWriting {
  * Writes a processing report: its rows streamed from the read model through csv-stringify (a header row,
  * RFC 4180 quoting) into object storage, so memory stays bounded whatever the
  * number of rows; then marks it completed, expiring `ttlHours` later. A report that cannot be written is
- * marked failed with the reason (an unknown segment) or left to the job's retries (anything else).
+ * marked failed with the reason (an unknown segment) or left to the job's retries (anything else: the
+ * job marks it failed after its last try, `markReportFailed`).
  */
 export async function writeReport(writing: ReportWriting, reportId: string): Promise<void> {
   const em = writing.orm.em.fork();
@@ -32,7 +33,7 @@ export async function writeReport(writing: ReportWriting, reportId: string): Pro
   if (report.filters.segmentId) {
     const segment = await writing.supergraph.segment(report.filters.segmentId);
     if (!segment) {
-      await em.nativeUpdate(Report, { id: report.id }, { status: 'failed', error: 'segment_id is not a live segment', completedAt: new Date() });
+      await markReportFailed(writing.orm, report.id, 'segment_id is not a live segment');
       return;
     }
     customerIds = await writing.supergraph.memberIds(segment.id);
@@ -54,6 +55,11 @@ export async function writeReport(writing: ReportWriting, reportId: string): Pro
   const completedAt = new Date();
   await em.nativeUpdate(Report, { id: report.id }, { status: 'completed', fileKey: key, rowCount: String(rows), completedAt, expiresAt: new Date(completedAt.getTime() + writing.ttlHours * HOUR_MS) });
   writing.logger.info({ reportId: report.id, type: report.type, rows }, 'report written');
+}
+
+/** Marks a report that is still processing failed, with the reason (kept for the operators; not answered). */
+export async function markReportFailed(orm: MikroORM<PostgreSqlDriver>, reportId: string, error: string): Promise<void> {
+  await orm.em.fork().nativeUpdate(Report, { id: reportId, status: 'processing' }, { status: 'failed', error, completedAt: new Date() });
 }
 
 /** Removes the files of expired reports (the rows stay, answered as `expired`). */

@@ -5,7 +5,7 @@ import { inTransaction } from '../../../core/events/job-queue';
 import { FieldError, notFound, validationError } from '../../../core/errors';
 import { isRecordId } from '../../../core/ids';
 import { UrlSigner } from '../../../core/storage/signed-url';
-import { REPORT_DOWNLOAD } from '../contract';
+import { ANALYTICS, REPORT_DOWNLOAD } from '../contract';
 import { Report, ReportType } from '../entities/report';
 import { GenerateReportInput, ReportView } from '../types/report.types';
 
@@ -65,9 +65,10 @@ export class ReportService {
     return this.view(report);
   }
 
-  async get(id: string): Promise<ReportView> {
+  /** A report of the caller's, or any with analytics:manage; another's is not found (reports hold customers' e-mails and phones). */
+  async get(id: string, caller: Principal): Promise<ReportView> {
     const report = isRecordId(id) ? await this.em.findOne(Report, { id }) : null;
-    if (!report) throw notFound('Report', id);
+    if (!report || (report.requestedBy !== caller.id && !caller.can(ANALYTICS.permissions.manage))) throw notFound('Report', id);
     return this.view(report);
   }
 
@@ -82,7 +83,7 @@ export class ReportService {
       downloadUrl: live ? signer.sign(publicUrl, REPORT_DOWNLOAD.path(report.id), report.expiresAt!) : null,
       estimatedCompletion: report.status === 'processing' ? new Date(report.createdAt.getTime() + ESTIMATE_MS) : report.completedAt,
       expiresAt: report.expiresAt,
-      rowCount: report.rowCount === null ? null : String(report.rowCount),
+      rowCount: report.rowCount === null ? null : Number(report.rowCount),
       createdAt: report.createdAt,
       completedAt: report.completedAt,
     };

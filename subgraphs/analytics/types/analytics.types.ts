@@ -1,22 +1,49 @@
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 export const GROUPS = ['day', 'week', 'month'] as const;
 export type GroupBy = (typeof GROUPS)[number];
 export const TIME_RANGES = ['today', '7d', '30d'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
-export const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-const DATE_MESSAGE = (field: string) => `${field} is an ISO 8601 timestamp or a date YYYY-MM-DD`;
+/** The years a period or a report's bounds may name: PostgreSQL has no year 0, and a period 3 years long looks 3 years further back. */
+export const YEARS = { first: 1900, last: 9999 } as const;
+const DAY_OR_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-](\d{2}):?(\d{2})))?$/;
+
+/**
+ * A date `YYYY-MM-DD` or an ISO 8601 timestamp with its offset, that names a day of the calendar
+ * (2026-02-30 does not) in the years YEARS, at a time of that day (hours 00 to 23).
+ */
+export function isDayOrTimestamp(value: unknown): value is string {
+  const match = typeof value === 'string' ? DAY_OR_TIMESTAMP.exec(value) : null;
+  if (!match) return false;
+  const [year, month, day] = [match[1], match[2], match[3]].map(Number);
+  if (year < YEARS.first || year > YEARS.last) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  if (!match[4]) return true;
+  const within = (part: string | undefined, max: number) => part === undefined || Number(part) <= max;
+  return within(match[5], 23) && within(match[6], 59) && within(match[8], 59) && within(match[11], 23) && within(match[12], 59) && !Number.isNaN(Date.parse(match[0]));
+}
+
+/** `isDayOrTimestamp`, as a field rule (400 on the field). */
+export const IsDayOrTimestamp = (field: string): PropertyDecorator =>
+  ValidateBy({
+    name: 'isDayOrTimestamp',
+    validator: {
+      validate: (value: unknown) => isDayOrTimestamp(value),
+      defaultMessage: () => `${field} is a date YYYY-MM-DD or an ISO 8601 timestamp, of a real day in the years ${YEARS.first} to ${YEARS.last}`,
+    },
+  });
 
 @ArgsType()
 export class PeriodArgs {
   @Field(() => String, { nullable: true, description: 'From this UTC day (a timestamp counts its day); default: 29 days before date_to' })
   @IsOptional()
-  @Matches(DATE_OR_TIMESTAMP, { message: DATE_MESSAGE('date_from') })
+  @IsDayOrTimestamp('date_from')
   dateFrom?: string;
   @Field(() => String, { nullable: true, description: 'Up to this UTC day, included; default: today' })
   @IsOptional()
-  @Matches(DATE_OR_TIMESTAMP, { message: DATE_MESSAGE('date_to') })
+  @IsDayOrTimestamp('date_to')
   dateTo?: string;
 }
 

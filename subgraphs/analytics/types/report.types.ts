@@ -1,7 +1,7 @@
-import { IsIn, IsOptional, IsUUID, Matches, ValidateNested } from 'class-validator';
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { IsIn, IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { REPORT_TYPES } from '../entities/report';
-import { DATE_OR_TIMESTAMP } from './analytics.types';
+import { IsDayOrTimestamp } from './analytics.types';
 
 @InputType()
 export class ReportFiltersInput {
@@ -17,11 +17,11 @@ export class GenerateReportInput {
   @Field(() => String, { nullable: true, description: 'csv (the default and only format)' }) @IsOptional() @IsIn(['csv'], { message: 'format must be csv' }) format?: string;
   @Field(() => String, { nullable: true, description: 'Rows from this day or time (registration, entry, purchase, campaign start, claim)' })
   @IsOptional()
-  @Matches(DATE_OR_TIMESTAMP, { message: 'date_from is an ISO 8601 timestamp or a date YYYY-MM-DD' })
+  @IsDayOrTimestamp('date_from')
   dateFrom?: string;
   @Field(() => String, { nullable: true, description: 'Rows up to this day (a bare date covers its day) or time' })
   @IsOptional()
-  @Matches(DATE_OR_TIMESTAMP, { message: 'date_to is an ISO 8601 timestamp or a date YYYY-MM-DD' })
+  @IsDayOrTimestamp('date_to')
   dateTo?: string;
   @Field(() => ReportFiltersInput, { nullable: true }) @IsOptional() @ValidateNested() filters?: ReportFiltersInput | null;
 }
@@ -35,7 +35,7 @@ export class ReportView {
   @Field(() => String, { nullable: true, description: 'Works without a token until expires_at; null until completed' }) downloadUrl: string | null;
   @Field(() => Date, { nullable: true, description: 'When the report should be ready (while processing)' }) estimatedCompletion: Date | null;
   @Field(() => Date, { nullable: true }) expiresAt: Date | null;
-  @Field(() => String, { nullable: true, description: 'Rows written (the header not counted)' }) rowCount: string | null;
+  @Field(() => Float, { nullable: true, description: 'Rows written (the header not counted); a whole number (Float: it may pass 2^31)' }) rowCount: number | null;
   @Field(() => Date) createdAt: Date;
   @Field(() => Date, { nullable: true }) completedAt: Date | null;
 }
