@@ -164,6 +164,29 @@ describe('scheduled sends', () => {
   });
 });
 
+describe('priority', () => {
+  it('high before normal before low: sends that start together reach the customer in that order', async () => {
+    const customer = members[2];
+    // The same schedule_at: the job starts them in one go, then expands and delivers them by priority.
+    // Two of each, made low first: an order by anything else (creation, id) shows.
+    const scheduleAt = new Date(Date.now() + 3000).toISOString();
+    const sends = (['low', 'low', 'normal', 'normal', 'high', 'high'] as const).map((priority) => ({ priority, title: unique(`${priority} `) }));
+    const ids: string[] = [];
+    for (const { priority, title } of sends) {
+      const response = await api('POST', `${BASE}/send`, { customer_ids: [customer.id], title, body: 'b', channel: 'in_app', priority, schedule_at: scheduleAt });
+      expect(response.body.data.status).toBe('scheduled');
+      ids.push(response.body.data.notification_id);
+    }
+    for (const id of ids) expect(await completed(id, 30_000)).toMatchObject({ delivered: 1 });
+    const { rows } = await platform.sql.query('select count(distinct sent_at)::int as starts from notification.v1_notification where id = any($1::uuid[])', [ids]);
+    expect(rows[0].starts).toBe(1);
+    // The in-app copies, oldest first: both high ones, both normal ones, then both low ones.
+    const priorityOf = new Map(sends.map(({ priority, title }) => [title, priority]));
+    const arrived = (await inAppsOf(customer.token)).map((item) => priorityOf.get(item.title_en)).filter(Boolean).reverse();
+    expect(arrived).toEqual(['high', 'high', 'normal', 'normal', 'low', 'low']);
+  });
+});
+
 describe('POST /api/v1/notifications/send-to-segment', () => {
   it("resolves the segment's members when sending begins and delivers to each", async () => {
     const segmentId = await manualSegment([members[0].id, members[2].id]);

@@ -172,12 +172,17 @@ export class V1NotificationSender {
     });
   }
 
-  /** One page of recipients of one sending notification becomes delivery rows (a repeat inserts nothing). */
+  /**
+   * One page of recipients of one sending notification becomes delivery rows (a repeat inserts nothing);
+   * the highest priority first, so a high-priority send started behind a large low-priority one is not
+   * kept waiting for that one's expansion.
+   */
   private expandOne(): Promise<number> {
     return this.inTransaction(async (client) => {
       const { rows } = await client.query<{ id: string; segment_id: string | null; customer_ids: string[] | null; expand_cursor: string | null; channel: string; priority: string }>(
         `select id, segment_id, customer_ids, expand_cursor, channel, priority from notification.v1_notification
-          where status = 'sending' and not expanded order by sent_at, id limit 1 for update skip locked`,
+          where status = 'sending' and not expanded
+          order by case priority when 'high' then 0 when 'normal' then 1 else 2 end, sent_at, id limit 1 for update skip locked`,
       );
       const [notification] = rows;
       if (!notification) return 0;
@@ -217,7 +222,9 @@ export class V1NotificationSender {
   /**
    * Claims up to `limit` due rows (in_app, or every other channel), high priority first, preferences
    * joined. No ORDER BY over the due rows: a sort would read every pending row of a large send for each
-   * batch; within one priority any due row will do.
+   * batch; within one priority any due row will do. The channel test is written out (not a parameter) so
+   * that each claim uses its own partial index (delivery_due_in_app_idx, delivery_due_external_idx):
+   * external claims never walk the pending rows of a large in-app send.
    */
   private async claimDue(client: PoolClient, inApp: boolean, limit: number): Promise<DueRow[]> {
     const claimed: DueRow[] = [];
@@ -227,12 +234,12 @@ export class V1NotificationSender {
         `select d.id, d.notification_id, d.customer_id, d.channel, d.attempts, n.title, n.body, n.image, n.action_url, n.category, n.priority,
                 p.channels, p.categories, p.quiet_hours
            from (select id from notification.delivery
-                  where status = 'pending' and rank = $3 and next_attempt_at <= now() and (channel = 'in_app') = $1
-                  limit $2 for update skip locked) due
+                  where status = 'pending' and ${inApp ? "channel = 'in_app'" : "channel <> 'in_app'"} and rank = $2 and next_attempt_at <= now()
+                  limit $1 for update skip locked) due
            join notification.delivery d on d.id = due.id
            join notification.v1_notification n on n.id = d.notification_id
            left join notification.preference p on p.customer_id = d.customer_id`,
-        [inApp, limit - claimed.length, rank],
+        [limit - claimed.length, rank],
       );
       claimed.push(...rows);
     }
