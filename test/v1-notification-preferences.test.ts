@@ -135,6 +135,25 @@ describe('templates', () => {
     expect((await api('POST', `${BASE}/templates`, { name: unique('t'), title: 't', body: 'b', channel: 'in_app' }, tenant.token)).status).toBe(403);
   });
 
+  it('a title or body the variables leave empty or too long is 400 on those variables, as a direct send is on title and body', async () => {
+    const name = unique('bare_');
+    expect((await api('POST', `${BASE}/templates`, { name, title: '{{t}}', body: '{{b}}', channel: 'in_app', variables: ['t', 'b'] })).status).toBe(201);
+    const sendWith = (variables: Record<string, unknown>) => api('POST', `${BASE}/send`, { customer_ids: [members[0].id], template: name, variables });
+    const empty = await sendWith({ t: '', b: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('VALIDATION_ERROR');
+    expect(fieldsOf(empty.body)).toEqual(['variables.b', 'variables.t']);
+    expect(empty.body.error.details.find((detail: { field: string }) => detail.field === 'variables.t').message).toBe("the template's title is empty with these variables");
+    expect(fieldsOf((await sendWith({ t: '   ', b: 'fine' })).body)).toEqual(['variables.t']);
+    const long = await sendWith({ t: 'x'.repeat(256), b: 'y'.repeat(5001) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.details).toEqual([
+      { field: 'variables.t', message: "the template's title is longer than 255 characters with these variables" },
+      { field: 'variables.b', message: "the template's body is longer than 5000 characters with these variables" },
+    ]);
+    expect((await sendWith({ t: 'x'.repeat(255), b: 'ok' })).status).toBe(202);
+  });
+
   it('sends by template name: variables fill the placeholders; missing or undeclared ones are 400; an unknown template 404 TEMPLATE_NOT_FOUND', async () => {
     const name = unique('points_');
     expect((await api('POST', `${BASE}/templates`, { name, title: 'Hi {{first_name}}', body: '{{points}} points waiting', channel: 'in_app', variables: ['first_name', 'points'] })).status).toBe(201);
