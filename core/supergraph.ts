@@ -1,6 +1,6 @@
 import { Supergraph } from '@apollo/federation-internals';
 import { GraphQLScalarType, GraphQLSchema } from 'graphql';
-import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,7 +13,7 @@ export function readSupergraphSdl(): string {
  * Custom scalars of the subgraphs. A schema built from SDL knows them only by name and would let any
  * value through; with their real parsers a bad value is refused on its field before it is forwarded.
  */
-const CUSTOM_SCALARS: GraphQLScalarType[] = [GraphQLDateTimeISO];
+const CUSTOM_SCALARS: GraphQLScalarType[] = [GraphQLDateTimeISO, GraphQLJSONObject];
 
 /** The schema clients see through the gateway (federation machinery removed). */
 export function apiSchemaOf(supergraphSdl: string): GraphQLSchema {

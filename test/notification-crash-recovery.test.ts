@@ -31,7 +31,9 @@ beforeAll(async () => {
   env = platformProcessEnv({ databaseUrl: database.url, dataDir: tempDir(), admin: ADMIN, chatappUrl: chatapp.url }, {
     SMS_URL: sms.url,
     NOTIFY_BATCH_SIZE: '5',
-    NOTIFY_CHANNEL_TIMEOUT_MS: '2000',
+    // Far longer than the wait below for the held message to be alone in flight: it must still be in
+    // flight (not failed at its deadline) when the process is killed. Its lease runs out 10 s after that.
+    NOTIFY_CHANNEL_TIMEOUT_MS: '10000',
     NOTIFY_RETRY_SCHEDULE: '1',
     RATE_LIMIT_STANDARD_PER_HOUR: '1000000',
   });
@@ -77,7 +79,7 @@ it('a send killed mid-way finishes after a restart: every customer gets exactly 
   const sent = await callRest(rest, 'POST', '/api/v1/notifications/send', { customer_ids: smsCustomers, title: 'Crash sms', body: 'b', channel: 'sms' }, token);
   expect(sent.status).toBe(202);
   const smsId = sent.body.data.notification_id;
-  // The held message is in flight and every other attempt of its round is settled: the round waits on it.
+  // The held message is in flight and every other attempt is settled.
   await waitFor(
     async () => sms.requests.some((request) => request.to === held) && (await count(`select count(*) from notification.delivery where notification_id = $1 and status = 'sending'`, [smsId])) === 1,
     'the held message alone in flight',

@@ -5,7 +5,7 @@ import { waitFor } from './support/wait-for';
 
 const BASE = '/api/v1/notifications';
 
-const { platform, marketing, tenant, members } = usePlatform({ staff: ['marketing', 'tenant'], members: 4 });
+const { platform, admin, marketing, tenant, members } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 4, env: { CHATAPP_NOTIFY_TEMPLATE_ID: 'tmpl-prefs' } });
 
 const api = (method: string, path: string, body?: unknown, token: string = marketing.token) => platform.api(method, path, { token, body });
 const fieldsOf = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();
@@ -42,9 +42,12 @@ describe('GET and PATCH /api/v1/customers/{id}/notifications/preferences', () =>
       quiet_hours: { enabled: true, start: '22:00', end: '08:00', timezone: 'Asia/Bangkok' },
       updated_at: expect.any(String),
     });
-    const again = await api('PATCH', prefsPath(customer.id), { categories: { promotions: false } }, marketing.token);
+    // An admin changes them on the customer's request; staff with notification:read read them.
+    const again = await api('PATCH', prefsPath(customer.id), { categories: { promotions: false } }, admin.token);
+    expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ channels: { sms: false }, categories: { promotions: false, loyalty: true }, quiet_hours: { enabled: true, timezone: 'Asia/Bangkok' } });
     expect((await api('GET', prefsPath(customer.id), undefined, tenant.token)).body.data).toEqual(again.body.data);
+    expect((await api('GET', prefsPath(customer.id), undefined, marketing.token)).body.data).toEqual(again.body.data);
   });
 
   it('names every bad key (400); start equal to end is refused', async () => {
@@ -52,29 +55,47 @@ describe('GET and PATCH /api/v1/customers/{id}/notifications/preferences', () =>
       channels: { fax: true, sms: 'no' },
       categories: { loyalty: 1 },
       quiet_hours: { start: '25:00', end: '7pm', timezone: 'Mars/Olympus', loud: true },
-    });
+    }, members[1].token);
     expect(bad.status).toBe(400);
     expect(fieldsOf(bad.body)).toEqual(['categories.loyalty', 'channels.fax', 'channels.sms', 'quiet_hours.end', 'quiet_hours.loud', 'quiet_hours.start', 'quiet_hours.timezone']);
-    const same = await api('PATCH', prefsPath(members[1].id), { quiet_hours: { enabled: true, start: '09:00', end: '09:00' } });
+    const same = await api('PATCH', prefsPath(members[1].id), { quiet_hours: { enabled: true, start: '09:00', end: '09:00' } }, members[1].token);
     expect(fieldsOf(same.body)).toEqual(['quiet_hours.end']);
+    // Not an object at all: named on its key too.
+    const wrongType = await api('PATCH', prefsPath(members[1].id), { channels: 'x', categories: [true], quiet_hours: 3 }, members[1].token);
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.code).toBe('VALIDATION_ERROR');
+    expect(fieldsOf(wrongType.body)).toEqual(['categories', 'channels', 'quiet_hours']);
   });
 
-  it("a customer reads and changes only its own (403 otherwise); tenant reads but may not change; unknown customer 404", async () => {
+  it("a customer reads and changes only its own (403 otherwise); marketing and tenant read but may not change (the customer's consent); unknown customer 404", async () => {
     const other = await api('GET', prefsPath(members[1].id), undefined, members[0].token);
     expect(other.status).toBe(403);
     expect(other.body.error).toBe('insufficient_scope');
-    expect((await api('PATCH', prefsPath(members[1].id), { channels: { sms: false } }, members[0].token)).status).toBe(403);
-    expect((await api('PATCH', prefsPath(members[1].id), { channels: { sms: false } }, tenant.token)).status).toBe(403);
+    // The customer turned promotions off: no other customer, nor marketing, nor tenant turns them back on.
+    expect((await api('PATCH', prefsPath(members[1].id), { categories: { promotions: false } }, members[1].token)).status).toBe(200);
+    for (const token of [members[0].token, marketing.token, tenant.token]) {
+      const refused = await api('PATCH', prefsPath(members[1].id), { categories: { promotions: true } }, token);
+      expect(refused.status).toBe(403);
+    }
+    expect((await api('GET', prefsPath(members[1].id), undefined, marketing.token)).body.data.categories.promotions).toBe(false);
+    expect((await platform.graphql(
+      'mutation($id: ID!) { updateNotificationPreferences(customerId: $id, input: { categories: { promotions: true } }) { customerId } }',
+      { id: members[1].id },
+      marketing.token,
+    )).body.errors[0].extensions.code).toBe('FORBIDDEN');
     const unknown = await api('GET', prefsPath(randomUUID()));
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('CUSTOMER_NOT_FOUND');
+    const unknownPatch = await api('PATCH', prefsPath(randomUUID()), { channels: { sms: false } }, admin.token);
+    expect(unknownPatch.status).toBe(404);
+    expect(unknownPatch.body.error.code).toBe('CUSTOMER_NOT_FOUND');
   });
 });
 
 describe('preferences at send time', () => {
   it('skips customers who turned the channel or the category off: counted as skipped, not failed', async () => {
     const [off, on] = [members[2], members[3]];
-    expect((await api('PATCH', prefsPath(off.id), { channels: { email: false }, categories: { promotions: false } })).status).toBe(200);
+    expect((await api('PATCH', prefsPath(off.id), { channels: { email: false }, categories: { promotions: false } }, off.token)).status).toBe(200);
     const email = await completed(await send({ customer_ids: [off.id], title: unique('Mail '), body: 'b', channel: 'email' }));
     expect(email).toMatchObject({ total_recipients: 1, delivered: 0, failed: 0, skipped: 1 });
 
@@ -90,6 +111,25 @@ describe('preferences at send time', () => {
     expect(row.skip_reason).toBe('category promotions turned off');
   });
 
+  it('skips customers who turned chatapp or sms off, and still sends to the others', async () => {
+    const [off, on] = [members[2], members[3]];
+    // The customer itself turns them off.
+    expect((await api('PATCH', prefsPath(off.id), { channels: { chatapp: false, sms: false } }, off.token)).status).toBe(200);
+    expect((await api('PATCH', `/api/v1/customers/${on.id}`, { phone: '+66 84 000 0001' }, admin.token)).status).toBe(200);
+    const skipReasons = async (id: string) =>
+      (await platform.sql.query(`select customer_id, status, skip_reason from notification.delivery where notification_id = $1`, [id])).rows as Array<{ customer_id: string; status: string; skip_reason: string | null }>;
+    for (const [channel, key] of [['chatapp_mini_program', 'chatapp'], ['sms', 'sms']] as const) {
+      const id = await send({ customer_ids: [off.id, on.id], title: unique(`${key} off `), body: 'b', channel });
+      expect(await completed(id)).toMatchObject({ total_recipients: 2, delivered: 1, failed: 0, skipped: 1 });
+      const rows = await skipReasons(id);
+      expect(rows.find((row) => row.customer_id === off.id)).toMatchObject({ status: 'skipped', skip_reason: `channel ${key} turned off` });
+      expect(rows.find((row) => row.customer_id === on.id)).toMatchObject({ status: 'delivered', skip_reason: null });
+    }
+    // Turned back on by the customer: delivered again.
+    expect((await api('PATCH', prefsPath(off.id), { channels: { chatapp: true } }, off.token)).status).toBe(200);
+    expect(await completed(await send({ customer_ids: [off.id], title: unique('chatapp on '), body: 'b', channel: 'chatapp_mini_program' }))).toMatchObject({ delivered: 1, skipped: 0 });
+  });
+
   it("holds a send that falls in the customer's quiet hours (their time zone) until they end, then delivers it", async () => {
     const customer = members[1];
     const zone = 'Asia/Bangkok';
@@ -97,7 +137,7 @@ describe('preferences at send time', () => {
     const now = new Date();
     const start = wall(new Date(now.getTime() - 60 * 60_000));
     const end = wall(new Date(now.getTime() + 60_000));
-    expect((await api('PATCH', prefsPath(customer.id), { quiet_hours: { enabled: true, start, end, timezone: zone } })).status).toBe(200);
+    expect((await api('PATCH', prefsPath(customer.id), { quiet_hours: { enabled: true, start, end, timezone: zone } }, customer.token)).status).toBe(200);
     const title = unique('Quiet ');
     const id = await send({ customer_ids: [customer.id], title, body: 'b', channel: 'in_app' });
     const held = await waitFor(async () => {
@@ -133,6 +173,25 @@ describe('templates', () => {
     expect(undeclared.status).toBe(400);
     expect(fieldsOf(undeclared.body)).toEqual(['body', 'channel', 'variables[1]', 'variables[2]']);
     expect((await api('POST', `${BASE}/templates`, { name: unique('t'), title: 't', body: 'b', channel: 'in_app' }, tenant.token)).status).toBe(403);
+  });
+
+  it('a title or body the variables leave empty or too long is 400 on those variables, as a direct send is on title and body', async () => {
+    const name = unique('bare_');
+    expect((await api('POST', `${BASE}/templates`, { name, title: '{{t}}', body: '{{b}}', channel: 'in_app', variables: ['t', 'b'] })).status).toBe(201);
+    const sendWith = (variables: Record<string, unknown>) => api('POST', `${BASE}/send`, { customer_ids: [members[0].id], template: name, variables });
+    const empty = await sendWith({ t: '', b: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('VALIDATION_ERROR');
+    expect(fieldsOf(empty.body)).toEqual(['variables.b', 'variables.t']);
+    expect(empty.body.error.details.find((detail: { field: string }) => detail.field === 'variables.t').message).toBe("the template's title is empty with these variables");
+    expect(fieldsOf((await sendWith({ t: '   ', b: 'fine' })).body)).toEqual(['variables.t']);
+    const long = await sendWith({ t: 'x'.repeat(256), b: 'y'.repeat(5001) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.details).toEqual([
+      { field: 'variables.t', message: "the template's title is longer than 255 characters with these variables" },
+      { field: 'variables.b', message: "the template's body is longer than 5000 characters with these variables" },
+    ]);
+    expect((await sendWith({ t: 'x'.repeat(255), b: 'ok' })).status).toBe(202);
   });
 
   it('sends by template name: variables fill the placeholders; missing or undeclared ones are 400; an unknown template 404 TEMPLATE_NOT_FOUND', async () => {

@@ -118,6 +118,15 @@ describe('POST /api/v1/notifications/send (in_app)', () => {
     expect(unknown.body.error.code).toBe('CUSTOMER_NOT_FOUND');
   });
 
+  it('a value of the wrong JSON type is named too: variables not an object', async () => {
+    for (const variables of [[1], 'x', 3]) {
+      const bad = await api('POST', `${BASE}/send`, { customer_ids: [members[0].id], template: 'any', variables });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+      expect(bad.body.error.details).toEqual([{ field: 'variables', message: expect.any(String) }]);
+    }
+  });
+
   it('needs write and notification:manage: tenant and customer tokens are 403 insufficient_scope; no token 401', async () => {
     const body = { customer_ids: [members[0].id], title: 't', body: 'b', channel: 'in_app' };
     for (const token of [tenant.token, members[0].token]) {
@@ -143,6 +152,29 @@ describe('POST /api/v1/notifications/send (in_app)', () => {
     await completed(first.body.data.notification_id);
     expect((await inAppsOf(members[3].token)).filter((item) => item.title_en === body.title)).toHaveLength(1);
   });
+
+  it('Idempotency-Key is looked at before anything else: a replay after the customer was deleted is the first answer, not 404', async () => {
+    const created = await api('POST', '/api/v1/customers', { name: unique('Soon gone ') }, admin.token);
+    expect(created.status).toBe(201);
+    const customerId = created.body.data.id;
+    const key = unique('replay');
+    const body = { customer_ids: [customerId], title: unique('Replayed '), body: 'b', channel: 'in_app', schedule_at: new Date(Date.now() + 1500).toISOString() };
+    const first = await api('POST', `${BASE}/send`, body, marketing.token, { 'Idempotency-Key': key });
+    expect(first.status).toBe(202);
+    expect(first.body.data).toMatchObject({ status: 'scheduled', total_recipients: 1 });
+    expect((await api('DELETE', `/api/v1/customers/${customerId}`, undefined, admin.token)).status).toBe(204);
+    // Without the key the same body is now refused (unknown customer); with it, the first answer again.
+    expect((await api('POST', `${BASE}/send`, body)).status).toBe(404);
+    await completed(first.body.data.notification_id, 30_000);
+    const again = await api('POST', `${BASE}/send`, body, marketing.token, { 'Idempotency-Key': key });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    const other = await api('POST', `${BASE}/send`, { ...body, title: 'other' }, marketing.token, { 'Idempotency-Key': key });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const { rows } = await platform.sql.query('select count(*)::int as count from notification.v1_notification where title = $1', [body.title]);
+    expect(rows[0].count).toBe(1);
+  });
 });
 
 describe('scheduled sends', () => {
@@ -161,6 +193,29 @@ describe('scheduled sends', () => {
     expect(new Date(done.sent_at).getTime()).toBeGreaterThanOrEqual(new Date(scheduleAt).getTime() - 1000);
     expect(done.delivered).toBe(1);
     expect(await eventsOf('notification.sent', id)).toHaveLength(1);
+  });
+});
+
+describe('priority', () => {
+  it('high before normal before low: sends that start together reach the customer in that order', async () => {
+    const customer = members[2];
+    // The same schedule_at: the job starts them in one go, then expands and delivers them by priority.
+    // Two of each, made low first: an order by anything else (creation, id) shows.
+    const scheduleAt = new Date(Date.now() + 3000).toISOString();
+    const sends = (['low', 'low', 'normal', 'normal', 'high', 'high'] as const).map((priority) => ({ priority, title: unique(`${priority} `) }));
+    const ids: string[] = [];
+    for (const { priority, title } of sends) {
+      const response = await api('POST', `${BASE}/send`, { customer_ids: [customer.id], title, body: 'b', channel: 'in_app', priority, schedule_at: scheduleAt });
+      expect(response.body.data.status).toBe('scheduled');
+      ids.push(response.body.data.notification_id);
+    }
+    for (const id of ids) expect(await completed(id, 30_000)).toMatchObject({ delivered: 1 });
+    const { rows } = await platform.sql.query('select count(distinct sent_at)::int as starts from notification.v1_notification where id = any($1::uuid[])', [ids]);
+    expect(rows[0].starts).toBe(1);
+    // The in-app copies, oldest first: both high ones, both normal ones, then both low ones.
+    const priorityOf = new Map(sends.map(({ priority, title }) => [title, priority]));
+    const arrived = (await inAppsOf(customer.token)).map((item) => priorityOf.get(item.title_en)).filter(Boolean).reverse();
+    expect(arrived).toEqual(['high', 'high', 'normal', 'normal', 'low', 'low']);
   });
 });
 
@@ -186,6 +241,18 @@ describe('POST /api/v1/notifications/send-to-segment', () => {
     const done = await completed(response.body.data.notification_id, 30_000);
     expect(done).toMatchObject({ total_recipients: 2, delivered: 2 });
     expect((await inAppsOf(members[3].token)).some((item) => item.title_en === title)).toBe(true);
+  });
+
+  it('a segment deleted before its scheduled time: the send completes with no recipient and a note', async () => {
+    const segmentId = await manualSegment([members[0].id]);
+    const title = unique('Segment gone ');
+    const response = await api('POST', `${BASE}/send-to-segment`, { segment_id: segmentId, title, body: 'b', channel: 'in_app', schedule_at: new Date(Date.now() + 2000).toISOString() });
+    expect(response.body.data).toMatchObject({ status: 'scheduled', total_recipients: 1 });
+    expect((await api('DELETE', `/cluster/api/segments/${segmentId}`, undefined, admin.token)).status).toBe(200);
+    const done = await completed(response.body.data.notification_id, 30_000);
+    expect(done).toMatchObject({ segment_id: segmentId, total_recipients: 0, delivered: 0, failed: 0, skipped: 0, note: 'the segment no longer existed when sending reached it' });
+    expect(done.sent_at).toMatch(V1_TIME);
+    expect((await inAppsOf(members[0].token)).some((item) => item.title_en === title)).toBe(false);
   });
 
   it('segmentMemberIds walks a segment in member id order, page after page (needs segment:read)', async () => {

@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import nodemailer, { SendMailOptions } from 'nodemailer';
 import { Logger } from '../logger';
 
 export interface OutgoingMail {
@@ -12,19 +12,25 @@ export interface OutgoingMail {
 }
 
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
+  /** `signal` abandons the sending (the connection is closed). */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
 }
 
-/** Sends through the SMTP server of SMTP_URL. */
+/**
+ * Sends through the SMTP server of SMTP_URL. `timeoutMs`, when given, bounds connecting, the greeting
+ * and each wait for the server (nodemailer's defaults: 2 minutes, 30 seconds, 10 minutes).
+ */
 export class SmtpMailer implements Mailer {
   private readonly transport;
 
-  constructor(smtpUrl: string, private readonly from: string) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+  constructor(smtpUrl: string, private readonly from: string, timeoutMs?: number) {
+    this.transport = nodemailer.createTransport(timeoutMs ? { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } : smtpUrl);
   }
 
-  async send(mail: OutgoingMail): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...mail });
+  async send(mail: OutgoingMail, signal?: AbortSignal): Promise<void> {
+    // nodemailer takes `signal` (it closes the connection); its type definitions do not know it yet.
+    const options: SendMailOptions = { from: this.from, ...mail, ...(signal ? { signal } : {}) };
+    await this.transport.sendMail(options);
   }
 }
 
@@ -44,6 +50,6 @@ export class FileOutbox implements Mailer {
   }
 }
 
-export function createMailer(smtpUrl: string | undefined, from: string, dataDir: string, logger: Logger): Mailer {
-  return smtpUrl ? new SmtpMailer(smtpUrl, from) : new FileOutbox(join(dataDir, 'outbox'), 'mail.jsonl', logger);
+export function createMailer(smtpUrl: string | undefined, from: string, dataDir: string, logger: Logger, timeoutMs?: number): Mailer {
+  return smtpUrl ? new SmtpMailer(smtpUrl, from, timeoutMs) : new FileOutbox(join(dataDir, 'outbox'), 'mail.jsonl', logger);
 }

@@ -3,8 +3,8 @@ import { Logger } from '../logger';
 import { FileOutbox } from './mailer';
 
 export interface SmsSender {
-  /** `reference`: the sender's id of the message, for a gateway that deduplicates. */
-  send(phoneNumber: string, text: string, reference?: string): Promise<void>;
+  /** `reference`: the sender's id of the message, for a gateway that deduplicates; `signal` stops the call. */
+  send(phoneNumber: string, text: string, reference?: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** The default SMS provider: no gateway is configured, so messages go to the local outbox. */

@@ -73,7 +73,8 @@ const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBo
 /**
  * Part 3 notifications (CONTRACT-v1 section 5): sends need `write` and notification:manage (marketing,
  * admin) and answer 202 at once; staff read with notification:read; a customer reads and changes its
- * own preferences. The tracked link is public.
+ * own preferences (staff with notification:read read them; only admins change them for a customer).
+ * The tracked link is public.
  */
 export const V1_NOTIFICATION_ROUTES: Route[] = [
   {
@@ -179,7 +180,7 @@ export const V1_NOTIFICATION_ROUTES: Route[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
     variables: ({ params, body }) => ({ customerId: params.id, input: body }),
     doc: {
-      summary: 'Changes some notification preferences; absent keys stay',
+      summary: "Changes some notification preferences (the customer itself, or an admin on the customer's request); absent keys stay",
       body: object({
         channels: object({ chatapp: boolean(), sms: boolean(), email: boolean() }),
         categories: object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }),

@@ -6,6 +6,11 @@ export const NOTIFICATION = {
   permissions: {
     manage: 'notification:manage',
     read: 'notification:read',
+    /**
+     * Changing a customer's notification preferences for them (their consent): granted to no role, so
+     * admins only (support acting on the customer's request); customers change their own.
+     */
+    preferencesManage: 'notification:preferences:manage',
   },
   grants: {
     marketing: ['notification:manage', 'notification:read'],

@@ -32,9 +32,14 @@ export function notificationDeps({ settings, boss, logger, databaseUrl, orm, con
   const tracking = new ClickTracking(config.jwtSecret, config.publicUrl);
   const sms = settings.smsUrl ? new HttpSmsSender(settings.smsUrl, settings.smsApiKey, settings.notifyChannelTimeoutMs) : createSmsSender(config.dataDir, logger);
   const channels = {
-    email: new EmailChannel(createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger), () => new MailTemplateService(orm.em.fork())),
+    email: new EmailChannel(createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger, settings.notifyChannelTimeoutMs), () => new MailTemplateService(orm.em.fork())),
     sms: new SmsChannel(sms),
-    chatapp_mini_program: new ChatappChannel({ ...config.chatapp, templateId: settings.chatappNotifyTemplateId, timeoutMs: settings.notifyChannelTimeoutMs }),
+    chatapp_mini_program: new ChatappChannel({
+      ...config.chatapp,
+      templateId: settings.chatappNotifyTemplateId,
+      webviewPage: settings.chatappNotifyWebviewPage,
+      timeoutMs: settings.notifyChannelTimeoutMs,
+    }),
   };
   return {
     translator: new NotificationTranslator(createTranslationProvider(settings.translateUrl, settings.translateApiKey), boss, logger),

@@ -18,12 +18,20 @@ export interface NotificationSettings {
   translateRetryDelaySeconds: number;
   /** NOTIFY_RETRY_SCHEDULE (default 30,120,600,1800): seconds before each retry of a delivery a channel refused for now. */
   notifyRetrySchedule: number[];
-  /** NOTIFY_CHANNEL_TIMEOUT_MS (default 10000): how long one channel call may take. */
+  /**
+   * NOTIFY_CHANNEL_TIMEOUT_MS (default 10000, at most 60000): how long one external delivery attempt may
+   * take, every provider call in it included (chat-app token and retry, SMTP connection to end of data).
+   */
   notifyChannelTimeoutMs: number;
   /** NOTIFY_BATCH_SIZE (default 500): in-app deliveries written per transaction. */
   notifyBatchSize: number;
   /** CHATAPP_NOTIFY_TEMPLATE_ID: the chat-app subscribe-message template of chatapp_mini_program sends. */
   chatappNotifyTemplateId?: string;
+  /**
+   * CHATAPP_NOTIFY_WEBVIEW_PAGE: a mini-program page hosting a web-view (`pages/webview/index`); a
+   * message with an action_url opens it with `?url=<the tracked link>`. Unset: messages open no page.
+   */
+  chatappNotifyWebviewPage?: string;
   /** SMS_URL: the HTTP SMS gateway (POST JSON); without it SMS go to the local outbox. */
   smsUrl?: string;
   /** SMS_API_KEY: sent as a Bearer token to SMS_URL. */
@@ -31,6 +39,10 @@ export interface NotificationSettings {
 }
 
 const MAX_SCHEDULE = 20;
+const MAX_CHANNEL_TIMEOUT_MS = 60_000;
+/** A mini-program page path: segments of letters, digits, "_" and "-" (no scheme, no query: the link is added). */
+const PAGE_PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+const MAX_PAGE_PATH = 128;
 const MAX_RETRY_SECONDS = 7 * 86400;
 
 function parseRetrySchedule(env: Env, problems: string[]): number[] {
@@ -59,15 +71,22 @@ export function parseNotificationSettings(env: Env, problems: string[]): Notific
   const smsApiKey = env.SMS_API_KEY || undefined;
   const smsUrl = parseUrl(env, 'SMS_URL', problems, ['http:', 'https:']);
   if (smsApiKey && !smsUrl) problems.push('SMS_API_KEY is set without SMS_URL');
+  const notifyChannelTimeoutMs = parsePositiveInt(env, 'NOTIFY_CHANNEL_TIMEOUT_MS', 10_000, problems);
+  if (notifyChannelTimeoutMs > MAX_CHANNEL_TIMEOUT_MS) problems.push(`NOTIFY_CHANNEL_TIMEOUT_MS must be at most ${MAX_CHANNEL_TIMEOUT_MS}, got "${notifyChannelTimeoutMs}"`);
+  const chatappNotifyWebviewPage = env.CHATAPP_NOTIFY_WEBVIEW_PAGE?.trim() || undefined;
+  if (chatappNotifyWebviewPage && (!PAGE_PATH.test(chatappNotifyWebviewPage) || chatappNotifyWebviewPage.length > MAX_PAGE_PATH)) {
+    problems.push(`CHATAPP_NOTIFY_WEBVIEW_PAGE must be a mini-program page path such as pages/webview/index (at most ${MAX_PAGE_PATH} characters, no scheme or query), got "${chatappNotifyWebviewPage}"`);
+  }
   return {
     translateUrl,
     translateApiKey,
     translateRetryLimit,
     translateRetryDelaySeconds,
     notifyRetrySchedule: parseRetrySchedule(env, problems),
-    notifyChannelTimeoutMs: parsePositiveInt(env, 'NOTIFY_CHANNEL_TIMEOUT_MS', 10_000, problems),
+    notifyChannelTimeoutMs: Math.min(notifyChannelTimeoutMs, MAX_CHANNEL_TIMEOUT_MS),
     notifyBatchSize: Math.min(parsePositiveInt(env, 'NOTIFY_BATCH_SIZE', 500, problems), 5000),
     chatappNotifyTemplateId: env.CHATAPP_NOTIFY_TEMPLATE_ID || undefined,
+    chatappNotifyWebviewPage,
     smsUrl,
     smsApiKey,
   };

@@ -17,12 +17,23 @@ export interface FakeChatapp {
   tokens: string[];
   /** Subscribe messages taken (errcode 0). */
   messages: SubscribeMessage[];
-  /** Every token issued so far is refused from now on (errcode 42001, expired). */
-  expireTokens: () => void;
+  /** Subscribe messages refused, with the errcode answered. */
+  refused: Array<SubscribeMessage & { errcode: number }>;
+  /**
+   * Every token issued so far is refused from now on (errcode 42001, expired). `holdUntilRenewed`: the
+   * first refusal is answered at once, later ones only once a message came with a token issued after
+   * this call (so they reach the sender after it renewed its token).
+   */
+  expireTokens: (options?: { holdUntilRenewed?: boolean }) => void;
+  /** The `expires_in` (seconds) of tokens issued from now on (7200 until changed). */
+  tokenLifetime: (seconds: number) => void;
   /** errcodes answered for messages to `openid`, in order, before taking them. */
   refuse: (openid: string, errcodes: number[]) => void;
   close: () => Promise<void>;
 }
+
+/** The errcode of a `page` that is not a page of the mini-program (the real API takes page paths only, `index?foo=bar`). */
+export const INVALID_PAGE = 41030;
 
 /**
  * A stand-in for the WeChat-compatible identity provider: `jscode2session` answers an openid derived
@@ -33,7 +44,16 @@ export async function startFakeChatapp(): Promise<FakeChatapp> {
   const tokens: string[] = [];
   const expired = new Set<string>();
   const messages: SubscribeMessage[] = [];
+  const refused: FakeChatapp['refused'] = [];
   const refusals = new Map<string, number[]>();
+  let lifetime = 7200;
+  /** Refusals of expired tokens waiting for a renewed token's message (expireTokens with holdUntilRenewed). */
+  let held: { renewedAfter: number; answered: boolean; released: boolean; waiting: Array<() => void> } | undefined;
+  const releaseHeld = () => {
+    if (!held) return;
+    held.released = true;
+    for (const answer of held.waiting.splice(0)) answer();
+  };
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     res.setHeader('content-type', 'application/json');
@@ -44,17 +64,30 @@ export async function startFakeChatapp(): Promise<FakeChatapp> {
       }
       const token = `token-${tokens.length + 1}`;
       tokens.push(token);
-      return void res.end(JSON.stringify({ access_token: token, expires_in: 7200 }));
+      return void res.end(JSON.stringify({ access_token: token, expires_in: lifetime }));
     }
     if (url.pathname === '/cgi-bin/message/subscribe/send' && req.method === 'POST') {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const token = url.searchParams.get('access_token') ?? '';
-        if (!tokens.includes(token) || expired.has(token)) return void res.end(JSON.stringify({ errcode: 42001, errmsg: 'access_token expired' }));
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as SubscribeMessage['body'];
+        const refuse = (errcode: number, errmsg: string) => {
+          refused.push({ token, body, errcode });
+          res.end(JSON.stringify({ errcode, errmsg }));
+        };
+        if (!tokens.includes(token) || expired.has(token)) {
+          const answer = () => refuse(42001, 'access_token expired');
+          if (!held || !held.answered || held.released) {
+            if (held) held.answered = true;
+            return answer();
+          }
+          return void held.waiting.push(answer);
+        }
+        if (held && tokens.indexOf(token) >= held.renewedAfter) releaseHeld();
+        if (body.page !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(body.page)) return refuse(INVALID_PAGE, 'invalid page rid: fake');
         const errcode = refusals.get(body.touser)?.shift();
-        if (errcode !== undefined) return void res.end(JSON.stringify({ errcode, errmsg: `refused ${errcode}` }));
+        if (errcode !== undefined) return refuse(errcode, `refused ${errcode}`);
         messages.push({ token, body });
         res.end(JSON.stringify({ errcode: 0, errmsg: 'ok' }));
       });
@@ -80,8 +113,18 @@ export async function startFakeChatapp(): Promise<FakeChatapp> {
     calls,
     tokens,
     messages,
-    expireTokens: () => tokens.forEach((token) => expired.add(token)),
+    refused,
+    expireTokens: ({ holdUntilRenewed = false } = {}) => {
+      releaseHeld();
+      tokens.forEach((token) => expired.add(token));
+      held = holdUntilRenewed ? { renewedAfter: tokens.length, answered: false, released: false, waiting: [] } : undefined;
+    },
+    tokenLifetime: (seconds) => void (lifetime = seconds),
     refuse: (openid, errcodes) => void refusals.set(openid, [...errcodes]),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        releaseHeld();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -12,6 +12,10 @@ export interface FakeSmtp {
   lastTo: (to: string) => ReceivedMail | undefined;
   /** Replies `codes` (in order, one per try) to RCPT TO this address before accepting it. */
   refuse: (address: string, codes: number[]) => void;
+  /** The next RCPT TO this address gets no answer at all (the server hangs until the client gives up). */
+  hang: (address: string) => void;
+  /** Addresses whose RCPT TO went unanswered (by `hang`), in order. */
+  hung: string[];
   close: () => Promise<void>;
 }
 
@@ -19,16 +23,21 @@ export interface FakeSmtp {
 export async function startFakeSmtp(): Promise<FakeSmtp> {
   const mails: ReceivedMail[] = [];
   const refusals = new Map<string, number[]>();
+  const hangs = new Set<string>();
+  const hung: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     let buffer = '';
     let inData = false;
+    /** Hung (see `hang`): this connection answers nothing more. */
+    let silent = false;
     let current: ReceivedMail = { to: [], raw: '' };
     const reply = (line: string) => socket.write(`${line}\r\n`);
     reply('220 fake-smtp ready');
     socket.on('data', (chunk) => {
+      if (silent) return;
       buffer += chunk.toString('utf8');
       while (true) {
         if (inData) {
@@ -51,6 +60,11 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
         else if (command === 'MAIL') reply('250 OK');
         else if (command === 'RCPT') {
           const address = /<([^>]+)>/.exec(line)?.[1] ?? '';
+          if (hangs.delete(address)) {
+            hung.push(address);
+            silent = true;
+            return;
+          }
           const refusal = refusals.get(address)?.shift();
           if (refusal !== undefined) reply(`${refusal} ${refusal >= 500 ? 'mailbox unavailable' : 'try again later'}`);
           else {
@@ -72,6 +86,8 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
     mails,
     refuse: (address, codes) => void refusals.set(address, [...codes]),
+    hang: (address) => void hangs.add(address),
+    hung,
     lastTo: (to) => [...mails].reverse().find((mail) => mail.to.includes(to)),
     close: () =>
       new Promise((resolve) => {

@@ -61,6 +61,7 @@ describe('parseNotificationSettings', () => {
       notifyChannelTimeoutMs: 10_000,
       notifyBatchSize: 500,
       chatappNotifyTemplateId: undefined,
+      chatappNotifyWebviewPage: undefined,
       smsUrl: undefined,
       smsApiKey: undefined,
     });
@@ -74,6 +75,8 @@ describe('parseNotificationSettings', () => {
     parseNotificationSettings({ TRANSLATE_URL: 'ftp://x', TRANSLATE_RETRY_LIMIT: '0', TRANSLATE_RETRY_DELAY_SECONDS: '99999' }, problems);
     parseNotificationSettings({ TRANSLATE_API_KEY: 'lonely' }, problems);
     parseNotificationSettings({ NOTIFY_RETRY_SCHEDULE: 'soon', SMS_API_KEY: 'lonely' }, problems);
+    parseNotificationSettings({ NOTIFY_CHANNEL_TIMEOUT_MS: '600000', CHATAPP_NOTIFY_WEBVIEW_PAGE: 'https://shop.example.com/view' }, problems);
+    parseNotificationSettings({ CHATAPP_NOTIFY_WEBVIEW_PAGE: 'pages/webview/index?x=1' }, problems);
     expect(problems).toEqual([
       expect.stringContaining('TRANSLATE_URL'),
       expect.stringContaining('TRANSLATE_RETRY_LIMIT'),
@@ -81,6 +84,10 @@ describe('parseNotificationSettings', () => {
       expect.stringContaining('TRANSLATE_API_KEY is set without TRANSLATE_URL'),
       expect.stringContaining('SMS_API_KEY is set without SMS_URL'),
       expect.stringContaining('NOTIFY_RETRY_SCHEDULE'),
+      expect.stringContaining('NOTIFY_CHANNEL_TIMEOUT_MS must be at most 60000'),
+      expect.stringContaining('CHATAPP_NOTIFY_WEBVIEW_PAGE must be a mini-program page path'),
+      expect.stringContaining('CHATAPP_NOTIFY_WEBVIEW_PAGE must be a mini-program page path'),
     ]);
+    expect(parseNotificationSettings({ CHATAPP_NOTIFY_WEBVIEW_PAGE: ' pages/web-view/index ' }, []).chatappNotifyWebviewPage).toBe('pages/web-view/index');
   });
 });

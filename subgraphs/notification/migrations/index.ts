@@ -3,6 +3,7 @@ import { Migration20261129NotificationAutomatic } from './migration-20261129-not
 import { Migration20261129NotificationMailTemplates } from './migration-20261129-notification-mail-templates';
 import { Migration20261129NotificationStream } from './migration-20261129-notification-stream';
 import { Migration20261202NotificationV1 } from './migration-20261202-notification-v1';
+import { Migration20261215NotificationDueByChannel } from './migration-20261215-notification-due-by-channel';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
@@ -11,4 +12,5 @@ export const notificationMigrations = {
   Migration20261129NotificationMailTemplates,
   Migration20261129NotificationStream,
   Migration20261202NotificationV1,
+  Migration20261215NotificationDueByChannel,
 };

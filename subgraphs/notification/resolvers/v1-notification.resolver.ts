@@ -25,7 +25,8 @@ const V1TemplatePage = PageType(V1Template, 'V1NotificationTemplate');
 
 /**
  * Version-1 notifications (Part 3): marketing sends (notification:manage), staff read (notification:read),
- * customers read and change their own preferences; the tracked link needs no token.
+ * customers read and change their own preferences (staff with notification:read read them; only admins
+ * change them for a customer); the tracked link needs no token.
  */
 @Resolver(() => V1Notification)
 export class V1NotificationResolver {
@@ -71,8 +72,8 @@ export class V1NotificationResolver {
     return ctx.services.preferences.get(customerId);
   }
 
-  @Authorized(Access.selfBy('customerId'), NOTIFICATION.permissions.manage)
-  @Mutation(() => NotificationPreferences, { description: "Changes some of a customer's notification preferences; a customer changes its own" })
+  @Authorized(Access.selfBy('customerId'), NOTIFICATION.permissions.preferencesManage)
+  @Mutation(() => NotificationPreferences, { description: "Changes some of a customer's notification preferences: the customer itself, or an admin on its request" })
   updateNotificationPreferences(@Args() { customerId }: CustomerIdArgs, @Arg('input') input: UpdateNotificationPreferencesInput, @Ctx() ctx: NotificationContext) {
     return ctx.services.preferences.update(customerId, input);
   }

@@ -15,28 +15,64 @@ export type DeliveryDecision = { kind: 'send' } | { kind: 'skip'; reason: string
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-/** The wall clock in `timeZone` at `at`: minutes since midnight and seconds into the minute. */
-function wallClock(at: Date, timeZone: string): { minutes: number; seconds: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(at).map((part) => [part.type, part.value]),
-  );
-  return { minutes: Number(parts.hour) * 60 + Number(parts.minute), seconds: Number(parts.second) };
+/** One formatter per zone (making one costs far more than using it; there are a few hundred zones). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall clock in `timeZone` at `at`: its date and time read as if UTC (milliseconds), and minutes since midnight. */
+function wallClock(at: Date, timeZone: string): { local: number; minutes: number } {
+  const parts = Object.fromEntries(formatIn(timeZone).formatToParts(at).map((part) => [part.type, Number(part.value)]));
+  const local = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) + at.getUTCMilliseconds();
+  return { local, minutes: parts.hour * 60 + parts.minute };
+}
+
+const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
+
+/**
+ * The first instant at or after `after` whose wall clock in `timeZone` reads `target` (a date and time
+ * read as if UTC), or, when that time does not exist there (skipped by a daylight-saving change), the
+ * first instant after the skip. Offsets are taken a day either side, which covers every zone's change.
+ */
+function instantOf(target: number, timeZone: string, after: number): number {
+  const offsets = [target - DAY, target + DAY].map((guess) => wallClock(new Date(guess), timeZone).local - guess);
+  const candidates = [...new Set(offsets.map((offset) => target - offset))].sort((a, b) => a - b);
+  const exact = candidates.find((candidate) => candidate >= after && wallClock(new Date(candidate), timeZone).local === target);
+  if (exact !== undefined) return exact;
+  // In the gap: the clock jumps over `target` between the two candidates; find the minute it lands.
+  let [low, high] = [candidates[0], candidates[candidates.length - 1]];
+  while (high - low > MINUTE) {
+    const middle = low + Math.floor((high - low) / 2 / MINUTE) * MINUTE;
+    if (wallClock(new Date(middle), timeZone).local >= target) high = middle;
+    else low = middle;
+  }
+  return high;
 }
 
 /**
- * When quiet hours hold at `at`, the moment they end (the next `end` on the customer's wall clock,
- * `timezone` or UTC); null outside them. A window whose end is before its start runs over midnight.
+ * When quiet hours hold at `at`, the moment they end: the next `end` on the customer's wall clock
+ * (`timezone`, else UTC), as an instant, so a daylight-saving change in the night moves it with the
+ * clock (an `end` the change skips is the first instant after the skip); null outside them. A window
+ * whose end is before its start runs over midnight.
  */
 export function quietUntil(quiet: QuietHours, at: Date): Date | null {
   if (!quiet.enabled || quiet.start === quiet.end) return null;
   const zone = quiet.timezone ?? 'UTC';
-  const { minutes, seconds } = wallClock(at, zone);
+  const { local, minutes } = wallClock(at, zone);
   const start = minutesOf(quiet.start);
   const end = minutesOf(quiet.end);
   const inside = start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
   if (!inside) return null;
-  const wait = (end - minutes + 1440) % 1440;
-  return new Date(at.getTime() + wait * 60_000 - seconds * 1000 - at.getMilliseconds());
+  const midnight = local - (local % DAY);
+  const endToday = midnight + end * MINUTE;
+  return new Date(instantOf(minutes < end ? endToday : endToday + DAY, zone, at.getTime()));
 }
 
 /**

@@ -3,7 +3,7 @@ import { Pool, PoolClient } from 'pg';
 import { Logger } from '../../../core/logger';
 import { NOTIFICATION, NotificationCreated, NotificationDeliveryOutcome } from '../contract';
 import { V1Channel } from '../entities/v1-notification';
-import { Channel, ChannelFailure, OutgoingMessage } from './channels/channel';
+import { Channel, ChannelFailure, OutgoingMessage, untilAborted } from './channels/channel';
 import { ClickTracking } from './click-tracking';
 import { decideDelivery, StoredPreferences } from './delivery-rules';
 import { NotificationSupergraph, Recipient } from './notification-supergraph';
@@ -13,6 +13,12 @@ import { sentEvent } from './v1-notification.service';
 const EXPAND_PAGE = 5000;
 /** External deliveries attempted side by side per process. */
 const EXTERNAL_CONCURRENCY = 20;
+/**
+ * A lease outlasts its attempt's deadline (NOTIFY_CHANNEL_TIMEOUT_MS) by this much: the recipients'
+ * lookup before the attempts start (at most half of it, else the rows are handed back) and the
+ * settling transaction after.
+ */
+const LEASE_MARGIN_MS = 10_000;
 /** How long the worker rests when a round found nothing to do (a send in this process wakes it at once). */
 const IDLE_MS = 250;
 const RANK: Record<string, number> = { high: 0, normal: 1, low: 2 };
@@ -58,13 +64,17 @@ interface EventRow {
  * transaction with its in-app notifications, events and counters: a crash loses or repeats nothing.
  * External deliveries are leased (`sending`) before the provider is called and settled after; a lease
  * that runs out (the process died mid-call) fails the delivery as "outcome unknown" rather than send
- * it again. Rows are claimed with `for update skip locked`, so processes share the work.
+ * it again. External attempts run beside the rounds (up to EXTERNAL_CONCURRENCY per process), each
+ * bounded by NOTIFY_CHANNEL_TIMEOUT_MS, so a hanging provider holds back neither in-app batches nor
+ * scheduled starts. Rows are claimed with `for update skip locked`, so processes share the work.
  */
 export class V1NotificationSender {
   private readonly pool: Pool;
   private stopped = false;
   private wake?: () => void;
   private running?: Promise<void>;
+  /** External attempts under way in this process (settled or not), each removed once recorded. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     databaseUrl: string,
@@ -85,10 +95,12 @@ export class V1NotificationSender {
   /** Work was just committed: look now rather than at the next round. */
   readonly kick = (): void => this.wake?.();
 
+  /** Stops the rounds, lets the attempts under way end (each within its deadline) and record their outcome. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.running;
+    await Promise.all(this.inFlight);
     await this.pool.end();
   }
 
@@ -160,12 +172,17 @@ export class V1NotificationSender {
     });
   }
 
-  /** One page of recipients of one sending notification becomes delivery rows (a repeat inserts nothing). */
+  /**
+   * One page of recipients of one sending notification becomes delivery rows (a repeat inserts nothing);
+   * the highest priority first, so a high-priority send started behind a large low-priority one is not
+   * kept waiting for that one's expansion.
+   */
   private expandOne(): Promise<number> {
     return this.inTransaction(async (client) => {
       const { rows } = await client.query<{ id: string; segment_id: string | null; customer_ids: string[] | null; expand_cursor: string | null; channel: string; priority: string }>(
         `select id, segment_id, customer_ids, expand_cursor, channel, priority from notification.v1_notification
-          where status = 'sending' and not expanded order by sent_at, id limit 1 for update skip locked`,
+          where status = 'sending' and not expanded
+          order by case priority when 'high' then 0 when 'normal' then 1 else 2 end, sent_at, id limit 1 for update skip locked`,
       );
       const [notification] = rows;
       if (!notification) return 0;
@@ -205,7 +222,9 @@ export class V1NotificationSender {
   /**
    * Claims up to `limit` due rows (in_app, or every other channel), high priority first, preferences
    * joined. No ORDER BY over the due rows: a sort would read every pending row of a large send for each
-   * batch; within one priority any due row will do.
+   * batch; within one priority any due row will do. The channel test is written out (not a parameter) so
+   * that each claim uses its own partial index (delivery_due_in_app_idx, delivery_due_external_idx):
+   * external claims never walk the pending rows of a large in-app send.
    */
   private async claimDue(client: PoolClient, inApp: boolean, limit: number): Promise<DueRow[]> {
     const claimed: DueRow[] = [];
@@ -215,12 +234,12 @@ export class V1NotificationSender {
         `select d.id, d.notification_id, d.customer_id, d.channel, d.attempts, n.title, n.body, n.image, n.action_url, n.category, n.priority,
                 p.channels, p.categories, p.quiet_hours
            from (select id from notification.delivery
-                  where status = 'pending' and rank = $3 and next_attempt_at <= now() and (channel = 'in_app') = $1
-                  limit $2 for update skip locked) due
+                  where status = 'pending' and ${inApp ? "channel = 'in_app'" : "channel <> 'in_app'"} and rank = $2 and next_attempt_at <= now()
+                  limit $1 for update skip locked) due
            join notification.delivery d on d.id = due.id
            join notification.v1_notification n on n.id = d.notification_id
            left join notification.preference p on p.customer_id = d.customer_id`,
-        [inApp, limit - claimed.length, rank],
+        [limit - claimed.length, rank],
       );
       claimed.push(...rows);
     }
@@ -319,19 +338,25 @@ export class V1NotificationSender {
     });
   }
 
-  /** Leases due external deliveries, then calls their channels side by side and settles each. */
+  /**
+   * Leases due external deliveries (as many as this process has free attempt slots), then starts their
+   * attempts without waiting for them: each settles on its own and wakes the worker.
+   */
   private async deliverExternal(): Promise<number> {
+    const free = EXTERNAL_CONCURRENCY - this.inFlight.size;
+    if (free <= 0 || this.stopped) return 0;
     const leaseToken = randomUUID();
-    const leaseSeconds = Math.ceil(this.options.channelTimeoutMs / 1000) * 2 + 5;
+    const timeoutMs = this.options.channelTimeoutMs;
+    const claimedAt = Date.now();
     const { claimed, send } = await this.inTransaction(async (client) => {
-      const rows = await this.claimDue(client, false, EXTERNAL_CONCURRENCY);
+      const rows = await this.claimDue(client, false, free);
       const send = rows.length > 0 ? await this.sortOut(client, rows) : [];
       if (send.length > 0) {
         await client.query(
           `update notification.delivery set status = 'sending', attempts = attempts + 1, lease_token = $2,
                   lease_until = now() + make_interval(secs => $3), updated_at = now()
             where id = any($1::uuid[])`,
-          [send.map((row) => row.id), leaseToken, leaseSeconds],
+          [send.map((row) => row.id), leaseToken, (timeoutMs + LEASE_MARGIN_MS) / 1000],
         );
       }
       return { claimed: rows.length, send };
@@ -340,6 +365,8 @@ export class V1NotificationSender {
     let recipients: Map<string, Recipient>;
     try {
       recipients = await this.supergraph.recipients([...new Set(send.map((row) => row.customer_id))]);
+      // The lease must still cover a whole attempt and its settling.
+      if (Date.now() - claimedAt > LEASE_MARGIN_MS / 2) throw new Error('the recipients lookup took too long for the lease');
     } catch (error) {
       // Nothing was sent: hand the rows back for the next round.
       await this.pool.query(
@@ -349,10 +376,17 @@ export class V1NotificationSender {
       );
       throw error;
     }
-    await Promise.all(send.map((row) => this.attempt(row, recipients.get(row.customer_id.toLowerCase()), leaseToken)));
+    for (const row of send) {
+      const attempt: Promise<void> = this.attempt(row, recipients.get(row.customer_id.toLowerCase()), leaseToken).finally(() => {
+        this.inFlight.delete(attempt);
+        this.kick();
+      });
+      this.inFlight.add(attempt);
+    }
     return claimed;
   }
 
+  /** One call of a channel, bounded by NOTIFY_CHANNEL_TIMEOUT_MS, then its outcome recorded (never rejects). */
   private async attempt(row: DueRow, recipient: Recipient | undefined, leaseToken: string): Promise<void> {
     const message: OutgoingMessage = {
       deliveryId: row.id,
@@ -363,12 +397,15 @@ export class V1NotificationSender {
       actionUrl: row.action_url ? this.tracking.link(row.id) : null,
       priority: row.priority,
     };
+    const timeoutMs = this.options.channelTimeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
     let failure: ChannelFailure | undefined;
     try {
       if (!recipient) throw new ChannelFailure('the customer no longer exists', false);
-      await this.channels[row.channel as Exclude<V1Channel, 'in_app'>].send(recipient, message);
+      await untilAborted(this.channels[row.channel as Exclude<V1Channel, 'in_app'>].send(recipient, message, deadline), deadline);
     } catch (error) {
-      failure = error instanceof ChannelFailure ? error : new ChannelFailure(String((error as Error)?.message ?? error).slice(0, 200), false);
+      if (deadline.aborted) failure = new ChannelFailure(`no answer within ${timeoutMs} ms: the outcome is unknown, so it is not sent again`, false);
+      else failure = error instanceof ChannelFailure ? error : new ChannelFailure(String((error as Error)?.message ?? error).slice(0, 200), false);
     }
     const attempts = row.attempts + 1;
     try {

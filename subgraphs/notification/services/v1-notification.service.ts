@@ -7,7 +7,7 @@ import { findPage, Page } from '../../../core/pagination';
 import { NOTIFICATION, NotificationSent } from '../contract';
 import { V1_CATEGORIES, V1_CHANNELS, V1_PRIORITIES, V1Channel, V1Notification } from '../entities/v1-notification';
 import { NotificationSendResult, SendNotificationInput, V1NotificationListArgs } from '../types/v1-notification.types';
-import { onceForKey } from './idempotency';
+import { answeredBefore, onceForKey } from './idempotency';
 import { NotificationSupergraph } from './notification-supergraph';
 import { MAX_BODY, MAX_TITLE, renderV1Template, V1TemplateService } from './v1-template.service';
 
@@ -29,6 +29,14 @@ export const sentEvent = (notification: Pick<V1Notification, 'id' | 'title' | 'c
   sentAt: sentAt.toISOString(),
 });
 
+/** The answer to a send, the same on every replay of its key: `scheduled` or `sending` as it was accepted. */
+const sendResult = (notification: V1Notification): NotificationSendResult => ({
+  notificationId: notification.id,
+  status: notification.scheduledAt ? 'scheduled' : 'sending',
+  totalRecipients: notification.totalRecipients,
+  scheduledAt: notification.scheduledAt,
+});
+
 /** Receives the sending worker's nudge: work was just committed. */
 export type SendKick = () => void;
 
@@ -45,8 +53,15 @@ export class V1NotificationService {
     private readonly kick?: SendKick,
   ) {}
 
-  /** POST /notifications/send (`customerIds`) and /send-to-segment (`segmentId`). */
+  /**
+   * POST /notifications/send (`customerIds`) and /send-to-segment (`segmentId`). A repeated
+   * Idempotency-Key is looked at first: its first answer again, whatever the checks would say now.
+   */
   async send(mode: 'customers' | 'segment', input: SendNotificationInput, caller: Principal, idempotencyKey?: string): Promise<NotificationSendResult> {
+    const scope = `notification-send:${caller.kind}:${caller.id}`;
+    const request = { mode, input };
+    const replayed = await answeredBefore(this.em, scope, idempotencyKey, request);
+    if (replayed) return sendResult(await this.em.findOneOrFail(V1Notification, { id: replayed }));
     const errors: FieldError[] = [];
     let title = input.title ?? null;
     let body = input.body ?? null;
@@ -90,7 +105,7 @@ export class V1NotificationService {
       totalRecipients = size;
     }
     const result = await this.em.transactional(async (em) => {
-      const { id } = await onceForKey(em, `notification-send:${caller.kind}:${caller.id}`, idempotencyKey, { mode, input }, async () => {
+      const { id } = await onceForKey(em, scope, idempotencyKey, request, async () => {
         const now = new Date();
         const scheduled = scheduleAt !== null && scheduleAt.getTime() > now.getTime();
         const notification = em.create(V1Notification, {
@@ -117,7 +132,7 @@ export class V1NotificationService {
       return em.findOneOrFail(V1Notification, { id }, { refresh: true });
     });
     this.kick?.();
-    return { notificationId: result.id, status: result.status, totalRecipients: result.totalRecipients, scheduledAt: result.scheduledAt };
+    return sendResult(result);
   }
 
   /** Newest first, by status, channel and creation time. */

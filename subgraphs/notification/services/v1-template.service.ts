@@ -61,8 +61,13 @@ export class V1TemplateService {
   }
 }
 
-/** A template's title and body with `variables` filled; 400 on `variables.<name>` for each missing or undeclared one. */
+/**
+ * A template's title and body with `variables` filled; 400 on `variables.<name>` for each missing or
+ * undeclared one, and on the variables of a title or body that comes out empty or too long (a direct
+ * send's rules: neither blank, at most MAX_TITLE and MAX_BODY characters).
+ */
 export function renderV1Template(template: V1Template, variables: Record<string, unknown>, errors: FieldError[]): { title: string; body: string } {
+  const before = errors.length;
   const values: Record<string, string> = {};
   for (const name of template.variables) {
     const value = variables[name];
@@ -73,7 +78,22 @@ export function renderV1Template(template: V1Template, variables: Record<string,
   for (const name of Object.keys(variables)) {
     if (!template.variables.includes(name)) errors.push({ field: `variables.${name}`, message: `template ${template.name} declares no variable ${name}` });
   }
-  return { title: fillPlaceholders(template.title, values).slice(0, MAX_TITLE), body: fillPlaceholders(template.body, values).slice(0, MAX_BODY) };
+  const rendered = { title: fillPlaceholders(template.title, values), body: fillPlaceholders(template.body, values) };
+  // Only once every variable is right: a missing or wrong one is reported on its own.
+  if (errors.length === before) {
+    checkRendered('title', template.title, rendered.title, MAX_TITLE, errors);
+    checkRendered('body', template.body, rendered.body, MAX_BODY, errors);
+  }
+  return rendered;
+}
+
+/** A rendered title or body that is blank or too long: 400 on each variable it uses (on the field itself without any). */
+function checkRendered(field: 'title' | 'body', text: string, rendered: string, max: number, errors: FieldError[]): void {
+  const problem = !rendered.trim() ? `the template's ${field} is empty with these variables` : rendered.length > max ? `the template's ${field} is longer than ${max} characters with these variables` : null;
+  if (!problem) return;
+  const used = [...new Set(placeholdersOf(text))];
+  if (used.length === 0) errors.push({ field, message: problem });
+  for (const name of used) errors.push({ field: `variables.${name}`, message: problem });
 }
 
 function checkText(field: string, text: string | null | undefined, max: number, variables: string[], errors: FieldError[]): void {

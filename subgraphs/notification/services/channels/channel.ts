@@ -26,9 +26,22 @@ export interface OutgoingMessage {
   priority: string;
 }
 
-/** An external channel: resolves once the provider took the message; rejects with ChannelFailure otherwise. */
+/**
+ * An external channel: resolves once the provider took the message; rejects with ChannelFailure
+ * otherwise. `signal` aborts at the attempt's deadline: every provider call of the attempt stops then.
+ */
 export interface Channel {
-  send(recipient: Recipient, message: OutgoingMessage): Promise<void>;
+  send(recipient: Recipient, message: OutgoingMessage, signal: AbortSignal): Promise<void>;
+}
+
+/** `work`, or a rejection with the signal's reason as soon as `signal` aborts (whatever `work` still does). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Whether a network error means the request never reached the provider (safe to try again). */
