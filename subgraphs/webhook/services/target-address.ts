@@ -3,23 +3,24 @@ import { BlockList, isIP, LookupFunction } from 'node:net';
 
 /** Where a webhook may not point unless WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback, private, link-local and other non-public ranges. */
 const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const cidr of [
+  '0.0.0.0/8', // "this" network
+  '10.0.0.0/8',
+  '100.64.0.0/10', // carrier-grade NAT
+  '127.0.0.0/8',
+  '169.254.0.0/16', // link-local, cloud metadata
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4', // multicast
+  '240.0.0.0/4', // reserved, broadcast
+]) {
+  const [network, prefix] = cidr.split('/');
+  NON_PUBLIC.addSubnet(network, Number(prefix), 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128],
