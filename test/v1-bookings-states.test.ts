@@ -1,30 +1,16 @@
-import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import PgBoss from 'pg-boss';
-import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
-import { createLogger } from '../core/logger';
-import { openModuleOrm } from '../core/module';
 import { bookingModule } from '../subgraphs/booking/module';
 import { BOOKING_COMPLETION_QUEUE, BookingService } from '../subgraphs/booking/services/booking.service';
 import { parseBookingSettings } from '../subgraphs/booking/settings';
 import { BOOKINGS, bookingClient, VENUES } from './support/bookings';
+import { useModuleJobs } from './support/module-jobs';
 import { usePlatform } from './support/use-platform';
 import { sendAndWait } from './support/wait-for';
 
 const { platform, admin, member } = usePlatform({ staff: ['admin'], members: 1 });
 const { api, createVenue, book, bookSoon } = bookingClient(platform, admin, member);
 
-/** The booking schema and the job queue, opened by the test itself to run the completion job (as the platform's job does). */
-let orm: MikroORM<PostgreSqlDriver>;
-let boss: PgBoss;
-beforeAll(async () => {
-  orm = await openModuleOrm(bookingModule, process.env.TEST_DATABASE_URL!);
-  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
-});
-afterAll(async () => {
-  await stopJobQueue(boss);
-  await orm?.close();
-});
+/** The domain's ORM and the job queue, opened by the test itself to run its jobs directly (as the platform's schedule does). */
+const jobs = useModuleJobs(bookingModule);
 
 const eventTypesOf = async (bookingId: string) =>
   (await platform.sql.query(`select type from booking.outbox_event where payload->>'bookingId' = $1 order by sequence`, [bookingId])).rows.map((row) => row.type);
@@ -83,11 +69,11 @@ describe('the completion job', () => {
     const missed = await bookSoon({}, member.token, visited.venue_id);
 
     // The platform's own job, run through its queue now: both bookings are still to come.
-    await sendAndWait(boss, BOOKING_COMPLETION_QUEUE, {});
+    await sendAndWait(jobs.boss(), BOOKING_COMPLETION_QUEUE, {});
     for (const booking of [visited, missed]) expect((await api('GET', `${BOOKINGS}/${booking.id}`)).body.data).toMatchObject({ status: 'confirmed', completed_at: null });
 
     // The same job an hour later (both slots end within 15 minutes).
-    const completed = await new BookingService(orm.em.fork(), undefined, parseBookingSettings({}, [])).completeEnded(new Date(Date.now() + 3_600_000));
+    const completed = await new BookingService(jobs.em(), undefined, parseBookingSettings({}, [])).completeEnded(new Date(Date.now() + 3_600_000));
     expect(completed).toBeGreaterThanOrEqual(2);
     expect((await api('GET', `${BOOKINGS}/${visited.id}`, undefined, member.token)).body.data).toMatchObject({ status: 'completed', completed_at: expect.stringMatching(/Z$/), no_show: false });
     expect((await api('GET', `${BOOKINGS}/${missed.id}`, undefined, member.token)).body.data).toMatchObject({ status: 'completed', checked_in_at: null, no_show: true });

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { MikroORM } from '@mikro-orm/core';
-import PgBoss from 'pg-boss';
-import { startJobQueue, stopJobQueue } from '../core/events/job-queue';
-import { createLogger } from '../core/logger';
 import { CAMPAIGN_PROGRESS_QUEUE } from '../subgraphs/campaign/services/campaign-progress';
 import { sendAndWait, waitFor } from './support/wait-for';
 import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-webhook-receiver';
 import { PUBLIC_EVENTS } from '../subgraphs/webhook/event-types';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { openModuleOrm } from '../core/module';
 import { campaignModule } from '../subgraphs/campaign/module';
 import { CampaignService } from '../subgraphs/campaign/services/campaign.service';
 import { unique } from './support/test-platform';
+import { useModuleJobs } from './support/module-jobs';
 import { usePlatform } from './support/use-platform';
 
 const BASE = '/api/v1/campaigns';
@@ -27,17 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-/** The campaign schema opened by the test itself, to run the end-date job directly (as the platform's job does). */
-let orm: MikroORM<PostgreSqlDriver>;
-let boss: PgBoss;
-beforeAll(async () => {
-  orm = await openModuleOrm(campaignModule, process.env.TEST_DATABASE_URL!);
-  boss = await startJobQueue(process.env.TEST_DATABASE_URL!, createLogger('test', 'silent'));
-});
-afterAll(async () => {
-  await stopJobQueue(boss);
-  await orm?.close();
-});
+/** The domain's ORM and the job queue, opened by the test itself to run its jobs directly (as the platform's schedule does). */
+const jobs = useModuleJobs(campaignModule);
 
 const api = (method: string, path: string, body?: unknown, token: string = marketing.token) => platform.api(method, path, { token, body });
 const detailFields = (body: { error: { details?: Array<{ field: string }> } }) => [...new Set((body.error.details ?? []).map((detail) => detail.field))].sort();
@@ -308,9 +294,9 @@ describe('PATCH, activate and end', () => {
   it('the job ends active campaigns whose end date has passed, once each', async () => {
     const id = await activeCampaign();
     await platform.sql.query(`update campaign.campaign set start_date = now() - interval '3 days', end_date = now() - interval '1 minute' where id = $1`, [id]);
-    expect(await new CampaignService(orm.em.fork()).endDue()).toBeGreaterThanOrEqual(1);
+    expect(await new CampaignService(jobs.em()).endDue()).toBeGreaterThanOrEqual(1);
     expect((await api('GET', `${BASE}/${id}`)).body.data.status).toBe('ended');
-    await new CampaignService(orm.em.fork()).endDue();
+    await new CampaignService(jobs.em()).endDue();
     expect((await eventsOf(id)).filter((event) => event.type === 'campaign.ended')).toHaveLength(1);
   });
 });
@@ -545,10 +531,10 @@ describe('progress from purchases', () => {
       data: { transactionId: randomUUID(), customerId: customer.id, amount, storeId: null, category: null, externalId: null, status: 'completed', pointsEarned: '0', occurredAt: at, createdAt: at },
     });
     const [first, second] = [purchaseEvent(1, '60.00'), purchaseEvent(2, '40.00')];
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, second); // parked: its predecessor is not applied yet
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, second); // parked: its predecessor is not applied yet
     expect((await participantOf(id, customer.id)).progress.current).toBe(0);
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, first); // applied, then the parked second
-    for (const again of [first, second]) await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, again);
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, first); // applied, then the parked second
+    for (const again of [first, second]) await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, again);
     expect(await participantOf(id, customer.id)).toMatchObject({ status: 'completed', reward_claimed: true, progress: { current: 100, target: 100, percentage: 100 } });
     expect(await balanceOf(customer.id)).toBe(before + 30);
     expect((await eventsOf(id)).filter((event) => event.type === 'campaign.participant.completed')).toHaveLength(1);
@@ -565,7 +551,7 @@ describe('progress from purchases', () => {
     // The point domain's event, delivered to the campaign queue again as a redelivery would.
     const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [first])).rows;
     const again = { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload };
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, again);
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, again);
     expect((await participantOf(id, customer.id)).progress.current).toBe(60.5);
 
     const before = await balanceOf(customer.id);
@@ -573,8 +559,8 @@ describe('progress from purchases', () => {
     await waitFor(async () => (await participantOf(id, customer.id))?.status === 'completed', 'the participation completed');
     expect((await participantOf(id, customer.id)).progress).toEqual({ current: 100, target: 100, percentage: 100 });
     const [secondRow] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [second])).rows;
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, { id: secondRow.id, type: secondRow.type, occurredAt: secondRow.occurred_at.toISOString(), data: secondRow.payload });
     expect(await balanceOf(customer.id)).toBe(before + 39 + 30);
     const awards = await platform.sql.query(`select count(*)::int as n from point.point_transaction where member_id = $1 and note = $2`, [customer.id, `Campaign ${id}`]);
     expect(awards.rows[0].n).toBe(1);
@@ -627,7 +613,7 @@ describe('a reward claim as the reward', () => {
     expect(claims.body.data.map((claim: { reward_id: string }) => claim.reward_id)).toEqual([catalog.id]);
 
     const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.completed' and payload->>'transactionId' = $1`, [bought])).rows;
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
     expect(await codesOf(first.id)).toHaveLength(1);
 
     await purchase(second.id);
@@ -829,7 +815,7 @@ describe('GET /api/v1/campaigns/{id}/analytics', () => {
     }, 'the refunds lowered the revenue');
     expect(metrics).toEqual({ participants: 1, conversions: 1, conversion_rate: 1, revenue: 30, average_order_value: 30 });
     const [row] = (await platform.sql.query(`select id, type, payload, occurred_at from point.outbox_event where type = 'transaction.refunded' and payload->>'transactionId' = $1`, [bought[1]])).rows;
-    await sendAndWait(boss, CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
+    await sendAndWait(jobs.boss(), CAMPAIGN_PROGRESS_QUEUE, { id: row.id, type: row.type, occurredAt: row.occurred_at.toISOString(), data: row.payload });
     expect(await metricsOf()).toEqual(metrics);
   });
 });
