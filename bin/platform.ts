@@ -1,3 +1,4 @@
+import { credentialRevocations } from '../core/auth/revocations';
 import { Config } from '../core/config';
 import { resolveDatabase } from '../core/db/database';
 import { listen } from '../core/http';
@@ -34,6 +35,8 @@ export interface PlatformOptions {
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
+  // Every part verifies tokens: this process learns revocations before any of them serves.
+  await credentialRevocations.start(database.url, logger('revocations'));
   const contracts = MODULES.map((module) => module.contract);
   const domains: RunningGraphqlServer[] = [];
   const subgraphUrls: Record<string, string> = {};
@@ -81,6 +84,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await gateway.close();
       await rateLimiter.close();
       for (const domain of [...domains].reverse()) await domain.close();
+      await credentialRevocations.stop(database.url);
       await database.stop();
     },
   };

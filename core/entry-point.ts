@@ -1,4 +1,5 @@
 import { AddressInfo } from 'node:net';
+import { credentialRevocations } from './auth/revocations';
 import { Config } from './config';
 import { resolveDatabase } from './db/database';
 import { onShutdown, RunningServer } from './http';
@@ -6,7 +7,7 @@ import { createLogger, Logger } from './logger';
 
 /**
  * The `main` of a part run alone: reads the configuration, opens DATABASE_URL (or the embedded
- * PostgreSQL), starts the part, logs where it listens and stops it on SIGTERM, the database last. A bad
+ * PostgreSQL), listens for credential revocations, starts the part, logs where it listens and stops it on SIGTERM, the database last. A bad
  * configuration or a failed start prints one clear line and exits 1.
  */
 export function runPart(
@@ -19,11 +20,13 @@ export function runPart(
     const config = loadConfig();
     const logger = createLogger(name, config.logLevel);
     const database = await resolveDatabase(config);
+    // Every part verifies tokens: it learns revocations before it serves.
+    await credentialRevocations.start(database.url, logger);
     const server = await start(config, database.url, logger);
     const { address, family } = server.server.address() as AddressInfo;
     const host = family === 'IPv6' ? `[${address}]` : address;
     logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);
-    onShutdown(logger, [server.close, database.stop]);
+    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), database.stop]);
   })().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

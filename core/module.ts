@@ -3,6 +3,7 @@ import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { NonEmptyArray } from 'type-graphql';
 import { AccessTokens } from './auth/jwt';
+import type { ApiScope } from './auth/scopes';
 import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity, liveFilter } from './catalog/catalog-entity';
 import { MigrationClass, openDomainOrm } from './db/orm';
@@ -26,6 +27,12 @@ export interface DomainContract {
   readonly name: string;
   /** The permissions its operations require, by key. */
   readonly permissions: Readonly<Record<string, string>>;
+  /**
+   * The v1 scope (or scopes) each permission needs, by the same keys (CONTRACT-v1 §2: reads `read`, writes
+   * `write`, administration `admin`, figures `analytics`): a token made from an API key or an OAuth grant
+   * carries its role's permissions narrowed to its scopes (core/auth/scopes.ts `narrowPermissions`).
+   */
+  readonly permissionScopes: Readonly<Record<string, ApiScope | readonly ApiScope[]>>;
   /** The permissions each seeded role gets by default (admin holds `*`); auth grants them at start. */
   readonly grants: Readonly<Record<string, readonly string[]>>;
   /** The event types it publishes, by key; their payload types sit beside the contract. */

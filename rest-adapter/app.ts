@@ -64,13 +64,12 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
-  const oauthCredentials = new OAuthAccessTokenCredentials(gateway, config.jwtSecret);
-  app.use([V1_BASE, OAUTH_REGISTRATION_PATH], oauthCredentials.middleware);
+  app.use([V1_BASE, OAUTH_REGISTRATION_PATH], new OAuthAccessTokenCredentials(gateway, config.jwtSecret).middleware);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use(cookieParser());
   const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
-  app.use(oauthRouter(config, gateway, oauthCredentials));
+  app.use(oauthRouter(config, gateway));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
   for (const route of options.routes ?? ROUTES) {

@@ -192,14 +192,14 @@ describe('DELETE /services/revoke/:id', () => {
     expect(item.revokedAt).toMatch(ISO_MS);
   });
 
-  it('reports the token of a revoked key as no longer valid', async () => {
+  it('refuses the token of a revoked key at once (401), the session check included', async () => {
     const key = await generate();
     const token = (await exchange(key.apiKey)).body.data.accessToken;
     const before = await platform.api('GET', '/auth/api/check-access-token-session', { token });
     expect(before.body.data.data).toEqual({ valid: true });
     expect((await platform.api('DELETE', `${SERVICES}/revoke/${key.id}`, { token: admin.token })).status).toBe(204);
     const after = await platform.api('GET', '/auth/api/check-access-token-session', { token });
-    expect(after.body.data.data).toEqual({ valid: false });
+    expect(after.status).toBe(401);
   });
 
   it('answers 404 for an unknown or already revoked key, and 400 naming id for a malformed one', async () => {
@@ -402,7 +402,7 @@ describe('API keys do not outlive their creator', () => {
     expect((await platform.api('DELETE', `/auth/api/staffs/${creator.id}`, { token: admin.token })).status).toBe(200);
 
     for (const key of keys) expect((await exchange(key.apiKey)).status).toBe(401);
-    expect((await platform.api('GET', '/auth/api/check-access-token-session', { token: keyToken })).body.data.data).toEqual({ valid: false });
+    expect((await platform.api('GET', '/auth/api/check-access-token-session', { token: keyToken })).status).toBe(401);
     expect((await exchange(othersKey.apiKey)).status).toBe(200);
     const listed = await allKeys(admin.token, `?createdById=${creator.id}`);
     expect(listed.body.data.data).toHaveLength(2);
@@ -412,11 +412,11 @@ describe('API keys do not outlive their creator', () => {
     }
   });
 
-  it('refuses a key from the token of a deleted staff member with 403', async () => {
+  it('refuses a key from the token of a deleted staff member: the token is revoked (401)', async () => {
     const creator = await platform.createStaff();
     expect((await platform.api('DELETE', `/auth/api/staffs/${creator.id}`, { token: admin.token })).status).toBe(200);
     const response = await platform.api('POST', `${SERVICES}/generate-api-key`, { token: creator.token, body: { name: 'late', roleId: tenantRoleId } });
-    expect(response.status).toBe(403);
+    expect(response.status).toBe(401);
     expect(await keysCreatedBy(creator.id)).toBe(0);
   });
 });

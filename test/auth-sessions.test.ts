@@ -50,12 +50,12 @@ describe('access token session check', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('answers valid false once the staff member is deleted', async () => {
+  it('refuses the token once the staff member is deleted (401): deletion revokes it', async () => {
     const admin = await platform.createStaff();
     const staff = await platform.createStaff();
     expect((await platform.api('DELETE', `/auth/api/staffs/${staff.id}`, { token: admin.token })).status).toBe(200);
     const check = await platform.api('GET', '/auth/api/check-access-token-session', { token: staff.token });
-    expect(check.body.data.data).toEqual({ valid: false });
+    expect(check.status).toBe(401);
   });
 });
 

@@ -1,6 +1,7 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { createSecretKey, KeyObject } from 'node:crypto';
 import { Principal, PrincipalKind } from './principal';
+import { credentialRevocations, revocationSubject } from './revocations';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** How many verified tokens each part remembers (oldest forgotten first). */
@@ -17,6 +18,29 @@ interface AccessClaims {
   scp?: string[];
   /** The credential's own hourly request limit, when it has one (enterprise API keys). */
   rlh?: number;
+  /** When it was issued, in epoch milliseconds of the database's clock (revocations are compared with it). */
+  ims?: number;
+  /** The OAuth token family it was exchanged from (revoked with the family). */
+  sid?: string;
+  /** The OAuth client it was exchanged for (revoked when the client is disabled, deleted or its secret rotated). */
+  cid?: string;
+}
+
+/** What a token is signed with besides its principal: when it was issued (the database's clock), and what revokes it. */
+export interface TokenIssue {
+  ttlSeconds?: number;
+  /** Epoch milliseconds of the database's clock (`databaseNowMs`) for a token a revocation may concern. */
+  issuedAtMs?: number;
+  oauthFamily?: string;
+  oauthClient?: string;
+}
+
+interface VerifiedToken {
+  principal: Principal;
+  expiresAt: number;
+  issuedAtMs: number;
+  /** What a revocation may name to void it: its subject, and its OAuth family and client. */
+  revocable: string[];
 }
 
 /**
@@ -27,14 +51,24 @@ export class AccessTokens {
   /** A KeyObject made once: jose would import a raw key into WebCrypto on every verification. */
   private readonly key: KeyObject;
   /** Tokens verified lately, until they expire: the same token is checked at every hop and on every request of a session. */
-  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(secret: string) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  sign(principal: Principal, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): Promise<string> {
-    const claims: AccessClaims = { typ: principal.kind, role: principal.role, perms: principal.permissions, ...(principal.scopes ? { scp: principal.scopes } : {}), ...(principal.rateLimitPerHour ? { rlh: principal.rateLimitPerHour } : {}) };
+  sign(principal: Principal, issue: TokenIssue = {}): Promise<string> {
+    const { ttlSeconds = ACCESS_TOKEN_TTL_SECONDS, issuedAtMs, oauthFamily, oauthClient } = issue;
+    const claims: AccessClaims = {
+      typ: principal.kind,
+      role: principal.role,
+      perms: principal.permissions,
+      ...(principal.scopes ? { scp: principal.scopes } : {}),
+      ...(principal.rateLimitPerHour ? { rlh: principal.rateLimitPerHour } : {}),
+      ...(issuedAtMs ? { ims: issuedAtMs } : {}),
+      ...(oauthFamily ? { sid: oauthFamily } : {}),
+      ...(oauthClient ? { cid: oauthClient } : {}),
+    };
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(principal.id)
@@ -46,16 +80,22 @@ export class AccessTokens {
   }
 
   /**
-   * The principal of a valid token, or undefined for a missing, malformed, forged or expired one. A
-   * token's claims never change, so a verified token is remembered (a bounded map) until it expires.
+   * The principal of a valid token, or undefined for a missing, malformed, forged, expired or revoked
+   * one. A token's claims never change, so a verified token is remembered (a bounded map) until it
+   * expires; whether it was revoked since is asked on every call (this process's revocations).
    */
   async verify(token: string | undefined): Promise<Principal | undefined> {
     if (!token) return undefined;
-    const known = this.verified.get(token);
-    if (known) {
-      if (known.expiresAt > Date.now()) return known.principal;
+    const known = this.verified.get(token) ?? (await this.decode(token));
+    if (!known) return undefined;
+    if (known.expiresAt <= Date.now()) {
       this.verified.delete(token);
+      return undefined;
     }
+    return credentialRevocations.isRevoked(known.revocable, known.issuedAtMs) ? undefined : known.principal;
+  }
+
+  private async decode(token: string): Promise<VerifiedToken | undefined> {
     try {
       const { payload } = await jwtVerify<AccessClaims>(token, this.key, {
         algorithms: ['HS256'],
@@ -64,9 +104,20 @@ export class AccessTokens {
       });
       if (!payload.sub || !payload.typ || !payload.exp) return undefined;
       const principal = new Principal(payload.typ, payload.sub, payload.role ?? '', payload.perms ?? [], Array.isArray(payload.scp) ? payload.scp : undefined, Number.isInteger(payload.rlh) && payload.rlh! > 0 ? payload.rlh : undefined);
+      const verified: VerifiedToken = {
+        principal,
+        expiresAt: payload.exp * 1000,
+        // A token without its issue time in milliseconds counts as issued at the end of its `iat` second.
+        issuedAtMs: Number.isInteger(payload.ims) ? payload.ims! : ((payload.iat ?? 0) + 1) * 1000 - 1,
+        revocable: [
+          revocationSubject.principal(payload.sub),
+          ...(typeof payload.sid === 'string' ? [revocationSubject.oauthFamily(payload.sid)] : []),
+          ...(typeof payload.cid === 'string' ? [revocationSubject.oauthClient(payload.cid)] : []),
+        ],
+      };
       if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(token, { principal, expiresAt: payload.exp * 1000 });
-      return principal;
+      this.verified.set(token, verified);
+      return verified;
     } catch {
       return undefined;
     }

@@ -25,7 +25,7 @@ export class ServiceIdentity {
   /** `Bearer <token>`, a fresh one once the last is near its end. */
   async authorization(): Promise<string> {
     if (this.current && Date.now() < this.current.renewAt) return this.current.header;
-    this.signing ??= this.tokens.sign(this.principal, TOKEN_TTL_SECONDS).then((token) => {
+    this.signing ??= this.tokens.sign(this.principal, { ttlSeconds: TOKEN_TTL_SECONDS }).then((token) => {
       this.current = { header: `Bearer ${token}`, renewAt: Date.now() + TOKEN_TTL_SECONDS * 1000 - RENEW_BEFORE_MS };
       this.signing = undefined;
       return this.current.header;

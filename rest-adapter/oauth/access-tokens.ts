@@ -6,7 +6,10 @@ import { ServiceIdentity } from '../../core/auth/service-identity';
 import { OperationExecutor } from '../../core/graphql-http';
 import { OPERATIONS } from '../operations';
 
-/** How long an exchanged OAuth token is reused: a token revoked elsewhere stops working within this time. */
+/**
+ * How long an exchange is reused. A revoked token stops working at once all the same: the platform token
+ * it was exchanged for names its family and client, which revocations void in every process.
+ */
 const REUSE_MS = 30_000;
 const KEPT = 10_000;
 const TOKEN = /^lpo_at_[A-Za-z0-9_-]{16,256}$/;
@@ -16,7 +19,7 @@ const TOKEN = /^lpo_at_[A-Za-z0-9_-]{16,256}$/;
  * (auth subgraph) for the platform token of its user, carrying the granted scopes narrowed to the
  * user's role; the request goes on with that token, so rate limits, v1 scopes and the subgraphs'
  * checks see it. A token that does not exchange (unknown, expired, revoked) leaves the request without
- * a credential (401). Exchanges are reused for 30 s; a revocation through this adapter forgets them at once.
+ * a credential (401). Exchanges are reused for 30 s (the platform token they hold is revoked with them).
  */
 export class OAuthAccessTokenCredentials {
   private readonly exchanged = new Map<string, { authorization: string | undefined; until: number }>();
@@ -28,11 +31,6 @@ export class OAuthAccessTokenCredentials {
     jwtSecret: string,
   ) {
     this.identity = new ServiceIdentity(new AccessTokens(jwtSecret), REST_ADAPTER_PRINCIPAL);
-  }
-
-  /** After a revocation: whatever was exchanged is asked again (revocations are rare, exchanges cheap). */
-  forgetAll(): void {
-    this.exchanged.clear();
   }
 
   readonly middleware: RequestHandler = async (req, res, next) => {

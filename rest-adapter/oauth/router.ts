@@ -7,7 +7,6 @@ import { GraphqlAnswer, OperationExecutor } from '../../core/graphql-http';
 import { OPERATIONS } from '../operations';
 import { answerInsufficientScope, answerInvalidToken } from '../v1/errors';
 import { scopesOf } from '../v1/scopes';
-import { OAuthAccessTokenCredentials } from './access-tokens';
 import { CsrfTokens } from './csrf';
 import { AUTHORIZATION_PARAMS, sendConsentPage, sendErrorPage } from './page';
 
@@ -88,7 +87,7 @@ export const OAUTH_REGISTRATION_PATH = '/oauth/register';
  * operation through the gateway; the rules live in the auth service. Mounted after the rate limits
  * (the sign-in form is limited per client IP as the staff login is).
  */
-export function oauthRouter(config: Config, gateway: OperationExecutor, credentials: OAuthAccessTokenCredentials): Router {
+export function oauthRouter(config: Config, gateway: OperationExecutor): Router {
   const router = Router();
   const issuer = oauthIssuerOf(config.publicUrl);
   const csrf = new CsrfTokens(config.jwtSecret);
@@ -220,10 +219,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
       const result = await run(req, res, operation, { params: paramsOf(req.body), authorization: basicAuthorization(req) });
       const data = (result.data as Record<string, any> | null)?.[FIELDS[operation]];
       if (!data) return sendOAuthError(res, failureOf(result));
-      if (data.error) {
-        if (data.error.error === 'invalid_grant') credentials.forgetAll();
-        return sendOAuthError(res, data.error);
-      }
+      if (data.error) return sendOAuthError(res, data.error);
       answer(res, data);
     });
 
@@ -244,10 +240,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor, credenti
   router.post(
     '/oauth/revoke',
     form,
-    clientCall('OAuthRevoke', (res) => {
-      credentials.forgetAll();
-      res.set('Cache-Control', 'no-store').status(200).end();
-    }),
+    clientCall('OAuthRevoke', (res) => void res.set('Cache-Control', 'no-store').status(200).end()),
   );
 
   router.post(

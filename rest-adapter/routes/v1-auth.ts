@@ -1,9 +1,37 @@
 import { Route } from '../route';
 import { chatappLoginOf, MemberLoginRecord } from '../v1/auth';
 import { V1_BASE } from '../v1/envelope';
-import { CHATAPP_CODE_BODY, ref } from '../v1/openapi-schemas';
+import { arrayOf, boolean, CHATAPP_CODE_BODY, nullable, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
 
-/** Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. */
+const CLIENTS = `${V1_BASE}/oauth/clients`;
+
+const OAUTH_CLIENT = object(
+  {
+    client_id: string(),
+    client_name: string(),
+    redirect_uris: arrayOf(string({ format: 'uri' })),
+    grant_types: arrayOf(oneOf('authorization_code', 'refresh_token', 'client_credentials')),
+    token_endpoint_auth_method: oneOf('client_secret_basic', 'client_secret_post', 'none'),
+    scope: string({ description: 'Space-separated v1 scopes the client may be granted' }),
+    active: boolean({ description: 'false: disabled by an admin (it authenticates no more; its tokens were revoked)' }),
+    created_at: timestamp(),
+    disabled_at: nullable(timestamp()),
+  },
+  ['client_id', 'client_name', 'redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'scope', 'active', 'created_at', 'disabled_at'],
+);
+
+interface OAuthClientRecord {
+  scopes: string[];
+  [field: string]: unknown;
+}
+
+/** A client as RFC 7591 names its metadata (`scope` space-separated). */
+const clientOf = ({ scopes, ...client }: OAuthClientRecord) => ({ ...client, scope: scopes.join(' ') });
+
+/**
+ * Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. And the
+ * OAuth clients' administration (admin scope, `oauth-client:manage`): list, disable, delete, rotate.
+ */
 export const V1_AUTH_ROUTES: Route[] = [
   {
     method: 'post',
@@ -20,5 +48,54 @@ export const V1_AUTH_ROUTES: Route[] = [
     },
     variables: ({ body }) => ({ code: body.code, appId: body.appId }),
     payload: ({ chatappLogin }) => chatappLoginOf(chatappLogin as MemberLoginRecord),
+  },
+  {
+    method: 'get',
+    path: CLIENTS,
+    operation: 'V1OAuthClients',
+    envelope: 'v1List',
+    scope: 'admin',
+    doc: { summary: 'Every registered OAuth client, disabled ones included, newest first', response: OAUTH_CLIENT },
+    payload: ({ oauthClients }) => ({ ...oauthClients, data: oauthClients.data.map(clientOf) }),
+  },
+  {
+    method: 'patch',
+    path: `${CLIENTS}/:client_id`,
+    operation: 'V1SetOAuthClientActive',
+    envelope: 'v1',
+    scope: 'admin',
+    notFound: 'OAUTH_CLIENT_NOT_FOUND',
+    doc: {
+      summary: 'active: false disables the client (every token it holds stops working at once, in every process); true lets it authenticate again',
+      body: object({ active: boolean() }, ['active']),
+      response: OAUTH_CLIENT,
+    },
+    variables: ({ params, body }) => ({ clientId: params.client_id, active: body.active }),
+    payload: ({ setOAuthClientActive }) => clientOf(setOAuthClientActive),
+  },
+  {
+    method: 'delete',
+    path: `${CLIENTS}/:client_id`,
+    operation: 'V1DeleteOAuthClient',
+    envelope: 'v1',
+    status: 204,
+    scope: 'admin',
+    notFound: 'OAUTH_CLIENT_NOT_FOUND',
+    doc: { summary: 'Deletes the client with its codes and tokens' },
+    variables: ({ params }) => ({ clientId: params.client_id }),
+  },
+  {
+    method: 'post',
+    path: `${CLIENTS}/:client_id/rotate-secret`,
+    operation: 'V1RotateOAuthClientSecret',
+    envelope: 'v1',
+    scope: 'admin',
+    notFound: 'OAUTH_CLIENT_NOT_FOUND',
+    doc: {
+      summary: "A confidential client's new secret, shown only in this answer: the old secret and the tokens issued to the client stop working at once",
+      body: object({}),
+      response: object({ client_id: string(), client_secret: string() }, ['client_id', 'client_secret']),
+    },
+    variables: ({ params }) => ({ clientId: params.client_id }),
   },
 ];

@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import { OperationExecutor } from '../../core/graphql-http';
 
 const API_KEY = /^lpk_[A-Za-z0-9_-]{8,512}$/;
-/** How long an exchanged key's token is reused: a revoked key stops working within this time. */
+/**
+ * How long an exchanged key's token is reused. A revoked key stops working at once all the same: its
+ * revocation voids the tokens made from it in every process (core/auth/revocations.ts).
+ */
 const REUSE_MS = 60_000;
 const KEPT = 10_000;
 

@@ -14,6 +14,7 @@ export const ANALYTICS = {
     /** Reading every staff member's reports, not only one's own (admin, through `*`). */
     manage: 'analytics:manage',
   },
+  permissionScopes: { read: 'analytics', report: ['analytics', 'write'], manage: ['analytics', 'admin'] },
   grants: {
     marketing: ['analytics:read', 'analytics:report'],
   },

@@ -1,4 +1,5 @@
 import { AccessTokens } from '../../core/auth/jwt';
+import { PermissionScopes } from '../../core/auth/scopes';
 import { PasswordHasher } from '../../core/auth/secrets';
 import { Mailer } from '../../core/messaging/mailer';
 import { SmsSender } from '../../core/messaging/sms';
@@ -10,6 +11,8 @@ import { MailTemplates } from './services/mail-templates-supergraph';
 /** What the auth services need from outside the database. */
 export interface AuthDeps {
   tokens: AccessTokens;
+  /** The scopes each permission needs (every domain's contract): what a key's or OAuth token's scopes leave of its role. */
+  permissionScopes: PermissionScopes;
   passwords: PasswordHasher;
   mailer: Mailer;
   sms: SmsSender;

@@ -7,10 +7,15 @@ export const AUTH = {
     staffManage: 'staff:manage',
     memberManage: 'member:manage',
     memberRead: 'member:read',
+    /** Deleting a customer for good (the `admin` scope, as `DELETE /api/v1/customers/{id}`): admin only, through `*`. */
+    memberDelete: 'member:delete',
     serviceKeyManage: 'service-key:manage',
+    /** Listing, disabling, deleting OAuth clients and rotating their secrets; registering one (admin, through `*`). */
+    oauthClientManage: 'oauth-client:manage',
     roleRead: 'role:read',
     consentManage: 'consent:manage',
   },
+  permissionScopes: { staffManage: 'admin', memberManage: 'write', memberRead: 'read', memberDelete: 'admin', serviceKeyManage: 'admin', oauthClientManage: 'admin', roleRead: 'read', consentManage: 'write' },
   grants: {
     marketing: ['member:read', 'member:manage', 'consent:manage', 'role:read'],
     tenant: ['member:read', 'role:read'],

@@ -1,5 +1,6 @@
 import { AccessTokens } from '../../core/auth/jwt';
 import { oauthIssuerOf } from '../../core/auth/oauth';
+import { permissionScopesOf } from '../../core/auth/scopes';
 import { PasswordHasher } from '../../core/auth/secrets';
 import { createMailer } from '../../core/messaging/mailer';
 import { createSmsSender } from '../../core/messaging/sms';
@@ -53,8 +54,9 @@ export const authModule = defineModule({
     Member: { __resolveReference: (reference: { id: string }, ctx: AuthContext) => ctx.services.memberReferences.load(reference.id) },
   },
   environment: ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'CHATAPP_API_URL', 'CHATAPP_APP_ID', 'CHATAPP_APP_SECRET', 'SMTP_URL', 'MAIL_FROM', 'PASSWORD_SCRYPT_COST', 'PUBLIC_URL'],
-  deps: ({ config, logger, gateway }): AuthDeps => ({
+  deps: ({ config, logger, gateway, contracts }): AuthDeps => ({
     tokens: new AccessTokens(config.jwtSecret),
+    permissionScopes: permissionScopesOf(contracts),
     passwords: new PasswordHasher(config.passwordScryptCost),
     mailer: createMailer(config.smtpUrl, config.mailFrom, config.dataDir, logger),
     sms: createSmsSender(config.dataDir, logger),

@@ -11,6 +11,7 @@ export const BOOKING = {
     manage: 'booking:manage',
     venueManage: 'venue:manage',
   },
+  permissionScopes: { read: 'read', manage: 'write', venueManage: 'admin' },
   grants: {
     marketing: ['booking:read', 'booking:manage'],
     tenant: ['booking:read'],

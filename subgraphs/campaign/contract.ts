@@ -10,6 +10,7 @@ export const CAMPAIGN = {
     read: 'campaign:read',
     manage: 'campaign:manage',
   },
+  permissionScopes: { read: 'read', manage: 'write' },
   grants: {
     marketing: ['campaign:read', 'campaign:manage'],
     tenant: ['campaign:read'],

@@ -10,6 +10,7 @@ export const CLUSTER = {
     segmentRead: 'segment:read',
     segmentManage: 'segment:manage',
   },
+  permissionScopes: { tierRead: 'read', tierManage: 'write', badgeManage: 'write', segmentRead: 'read', segmentManage: 'write' },
   grants: {
     marketing: ['tier:read', 'tier:manage', 'badge:manage', 'segment:read', 'segment:manage'],
     tenant: ['tier:read'],

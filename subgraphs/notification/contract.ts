@@ -12,6 +12,7 @@ export const NOTIFICATION = {
      */
     preferencesManage: 'notification:preferences:manage',
   },
+  permissionScopes: { manage: 'write', read: 'read', preferencesManage: 'admin' },
   grants: {
     marketing: ['notification:manage', 'notification:read'],
     tenant: ['notification:read'],

@@ -6,9 +6,12 @@ export const POINT = {
   permissions: {
     read: 'point:read',
     manage: 'point:manage',
+    /** Awarding many customers at once (the `admin` scope, as `POST /api/v1/points/batch-award`): admin only, through `*`. */
+    batchAward: 'point:batch-award',
     request: 'point:request',
     review: 'point:review',
   },
+  permissionScopes: { read: 'read', manage: 'write', batchAward: 'admin', request: 'write', review: 'write' },
   grants: {
     marketing: ['point:read', 'point:manage', 'point:request', 'point:review'],
     tenant: ['point:read', 'point:request'],

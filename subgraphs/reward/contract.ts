@@ -8,6 +8,7 @@ export const REWARD = {
     /** Reading a member's reward codes (its v1 claims) without managing them: tenant staff (contract section 2). */
     read: 'reward:read',
   },
+  permissionScopes: { manage: 'write', read: 'read' },
   grants: {
     marketing: ['reward:manage', 'reward:read'],
     tenant: ['reward:read'],

@@ -10,6 +10,7 @@ export const WEBHOOK = {
   permissions: {
     manage: 'webhook:manage',
   },
+  permissionScopes: { manage: 'admin' },
   grants: {},
   events: {},
 } as const satisfies DomainContract;

@@ -13,6 +13,7 @@ import { Migration20261126ApiKeyRateLimit } from './migration-20261126-api-key-r
 import { Migration20261126CustomerFields } from './migration-20261126-customer-fields';
 import { Migration20261127RewardRead } from './migration-20261127-reward-read';
 import { Migration20261127OAuth } from './migration-20261127-oauth';
+import { Migration20261201OAuthClientState } from './migration-20261201-oauth-client-state';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -31,4 +32,5 @@ export const authMigrations = {
   Migration20261126CustomerFields,
   Migration20261127RewardRead,
   Migration20261127OAuth,
+  Migration20261201OAuthClientState,
 };

@@ -28,7 +28,7 @@ export class CustomerResolver {
     return ctx.services.customers.linkChatapp(id, code, appId);
   }
 
-  @Authorized(AUTH.permissions.memberManage)
+  @Authorized(AUTH.permissions.memberDelete)
   @Mutation(() => CustomerDeletion, { description: 'Soft-deletes a member: erases its personal data, ends its sessions, announces customer.deleted' })
   deleteCustomer(@Args() { id }: IdArgs, @Ctx() ctx: AuthContext) {
     return ctx.services.customers.delete(id);

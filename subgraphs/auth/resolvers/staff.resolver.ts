@@ -32,14 +32,14 @@ export class StaffResolver {
 
   @Authorized(AUTH.permissions.staffManage)
   @Mutation(() => Staff)
-  createStaff(@Arg('input') input: CreateStaffInput, @Ctx() ctx: AuthContext) {
-    return ctx.services.staff.create(input);
+  createStaff(@Arg('input') input: CreateStaffInput, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.create(input, caller);
   }
 
   @Authorized(AUTH.permissions.staffManage)
   @Mutation(() => Staff)
-  updateStaff(@Args() { id }: IdArgs, @Arg('input') input: UpdateStaffInput, @Ctx() ctx: AuthContext) {
-    return ctx.services.staff.update(id, input);
+  updateStaff(@Args() { id }: IdArgs, @Arg('input') input: UpdateStaffInput, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.staff.update(id, input, caller);
   }
 
   @Authorized(AUTH.permissions.staffManage)

@@ -1,7 +1,8 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
 import { grantsAll, Principal } from '../../../core/auth/principal';
-import { DEFAULT_KEY_SCOPES } from '../../../core/auth/scopes';
+import { databaseNowMs, recordRevocation, revocationSubject } from '../../../core/auth/revocations';
+import { DEFAULT_KEY_SCOPES, narrowPermissions, narrowToRole } from '../../../core/auth/scopes';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
 import { forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
@@ -56,25 +57,38 @@ export class ApiKeyService {
     return this.list(args.createdById ? { createdById: args.createdById } : {}, args);
   }
 
-  /** Revokes a key its caller created (an admin may revoke any key). */
+  /** Revokes a key its caller created (an admin may revoke any key); its tokens stop working in every process. */
   async revoke(id: string, caller: Principal): Promise<void> {
-    const key = await this.em.findOne(ServiceApiKey, { id, revokedAt: null });
-    if (!key || (key.createdById !== caller.id && !caller.permissions.includes('*'))) throw notFound('API key', id);
-    key.revokedAt = new Date();
-    await this.em.flush();
+    await this.em.transactional(async (em) => {
+      const key = await em.findOne(ServiceApiKey, { id, revokedAt: null });
+      if (!key || (key.createdById !== caller.id && !caller.permissions.includes('*'))) throw notFound('API key', id);
+      key.revokedAt = new Date();
+      await em.flush();
+      await recordRevocation(em, revocationSubject.principal(key.id));
+    });
   }
 
+  /**
+   * The access token a live key stands for: its role's permissions narrowed to the key's scopes (those
+   * its role allows), so that a `read` key's token reads only, wherever it is presented. Signed while
+   * the key's row is share-locked: a revocation (which updates the row) comes wholly before or after.
+   */
   async exchange(apiKey: string): Promise<ServiceAccessToken> {
-    const key = await this.em.findOne(ServiceApiKey, { keyHash: hashToken(apiKey) }, { populate: ['role'] });
-    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) throw unauthenticated('Invalid API key');
-    const now = new Date();
-    await this.em.nativeUpdate(
-      ServiceApiKey,
-      { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - LAST_USE_PRECISION_MS) } }] },
-      { lastUsedAt: now },
-    );
-    const principal = new Principal('service', key.id, key.role.key, key.role.permissions, key.scopes, key.rateLimitPerHour ?? undefined);
-    return { accessToken: await this.deps.tokens.sign(principal, ACCESS_TOKEN_TTL_SECONDS), expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+    return this.em.transactional(async (em) => {
+      const key = await em.findOne(ServiceApiKey, { keyHash: hashToken(apiKey) }, { lockMode: LockMode.PESSIMISTIC_READ });
+      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) throw unauthenticated('Invalid API key');
+      await em.populate(key, ['role']);
+      const now = new Date();
+      await em.nativeUpdate(
+        ServiceApiKey,
+        { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(now.getTime() - LAST_USE_PRECISION_MS) } }] },
+        { lastUsedAt: now },
+      );
+      const permissions = narrowPermissions(key.role.permissions, narrowToRole(key.role.key, key.scopes), this.deps.permissionScopes);
+      const principal = new Principal('service', key.id, key.role.key, permissions, key.scopes, key.rateLimitPerHour ?? undefined);
+      const accessToken = await this.deps.tokens.sign(principal, { ttlSeconds: ACCESS_TOKEN_TTL_SECONDS, issuedAtMs: await databaseNowMs(em) });
+      return { accessToken, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+    });
   }
 
   private async list(where: { createdById?: string }, args: PageArgs): Promise<Page<ServiceApiKey>> {
@@ -92,13 +106,14 @@ export class ApiKeyService {
 }
 
 /**
- * Revokes, within the caller's transaction (flushed with it), the live keys a staff member created:
- * all of them on deletion, or, given the creator's new permissions, those whose role is now stronger.
+ * Revokes, within the caller's transaction, the live keys a staff member created: all of them on
+ * deletion, or, given the creator's new permissions, those whose role is now stronger.
  */
 export async function revokeKeysOf(em: EntityManager, staffId: string, newRolePermissions?: string[]): Promise<void> {
   const live = await em.find(ServiceApiKey, { createdById: staffId, revokedAt: null }, { populate: ['role'] });
+  const revoked = live.filter((key) => !newRolePermissions || !grantsAll(newRolePermissions, key.role.permissions));
   const now = new Date();
-  for (const key of live) {
-    if (!newRolePermissions || !grantsAll(newRolePermissions, key.role.permissions)) key.revokedAt = now;
-  }
+  for (const key of revoked) key.revokedAt = now;
+  await em.flush();
+  for (const key of revoked) await recordRevocation(em, revocationSubject.principal(key.id));
 }

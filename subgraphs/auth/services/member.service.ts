@@ -99,8 +99,10 @@ export class MemberService {
     applyProfile(member, input);
     announceProfile(this.em, member);
     announceCustomerUpdated(this.em, before, member);
-    await this.em.flush();
-    if (member.status === MemberStatus.INACTIVE) await new SessionService(this.em, this.deps).revokeAllOf('member', member.id);
+    await this.em.transactional(async (em) => {
+      await em.flush();
+      if (member.status === MemberStatus.INACTIVE) await new SessionService(em, this.deps).revokeAllOf('member', member.id);
+    });
     return member;
   }
 

@@ -8,7 +8,7 @@ import { OAuthAuthorizationCode } from '../entities/oauth-authorization-code';
 import { OAuthClient } from '../entities/oauth-client';
 import { OAuthAuthorizationOutcome, OAuthParamInput } from '../types/oauth.types';
 import { StaffService } from './staff.service';
-import { OAuthParams, oauthParams, parseScope } from './oauth-params';
+import { findActiveClient, OAuthParams, oauthParams, parseScope } from './oauth-params';
 import { oauthSubjectPrincipal, scopesFor } from './oauth-model';
 
 /** RFC 7636 §4.2: 43 to 128 unreserved characters (the base64url of a SHA-256 is 43). */
@@ -81,7 +81,7 @@ export class OAuthAuthorizationService {
     const refused = (error: string, errorDescription: string): OAuthAuthorizationOutcome => ({ step: 'REFUSED', error, errorDescription });
     const clientId = params.get('client_id');
     if (!clientId || params.repeated.includes('client_id')) return refused('invalid_client', 'The client_id is missing or repeated');
-    const client = await this.em.findOne(OAuthClient, { clientId });
+    const client = await findActiveClient(this.em, clientId);
     if (!client || !client.grantTypes.includes('authorization_code')) return refused('invalid_client', 'No client is registered with this client_id');
     const given = params.get('redirect_uri');
     if (params.repeated.includes('redirect_uri')) return refused('invalid_request', 'The redirect_uri is repeated');

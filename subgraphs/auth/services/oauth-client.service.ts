@@ -1,11 +1,14 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { OAUTH_CLIENT_ID_PREFIX, OAUTH_CLIENT_SECRET_PREFIX } from '../../../core/auth/oauth';
 import { Principal } from '../../../core/auth/principal';
-import { API_SCOPES, DEFAULT_KEY_SCOPES, narrowToRole } from '../../../core/auth/scopes';
+import { recordRevocation, revocationSubject } from '../../../core/auth/revocations';
+import { API_SCOPES } from '../../../core/auth/scopes';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
-import { FieldError, forbidden, validationError } from '../../../core/errors';
+import { badRequest, FieldError, notFound, validationError } from '../../../core/errors';
+import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
 import { OAuthClient } from '../entities/oauth-client';
-import { RegisteredOAuthClient } from '../types/oauth.types';
+import { OAuthToken } from '../entities/oauth-token';
+import { RegisteredOAuthClient, RotatedOAuthClientSecret } from '../types/oauth.types';
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'];
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
@@ -41,8 +44,6 @@ export class OAuthClientService {
    * client_secret_basic, `scope` every v1 scope. A public client (`none`) cannot use client_credentials.
    */
   async register(metadata: Record<string, unknown>, caller: Principal): Promise<RegisteredOAuthClient> {
-    const held = caller.kind === 'member' ? [] : narrowToRole(caller.role, caller.scopes ?? (caller.kind === 'service' ? DEFAULT_KEY_SCOPES : API_SCOPES));
-    if (!held.includes('admin')) throw forbidden('Registering an OAuth client needs the admin scope');
     const errors: FieldError[] = [];
     const { client_name: name, redirect_uris: redirectUris, grant_types: grantTypesGiven, token_endpoint_auth_method: methodGiven, scope: scopeGiven } = metadata;
     if (typeof name !== 'string' || name.trim().length === 0 || name.length > 200) errors.push({ field: 'client_name', message: 'client_name must be a non-empty string of at most 200 characters' });
@@ -100,4 +101,60 @@ export class OAuthClientService {
       scope: client.scopes.join(' '),
     };
   }
+
+  /** Every registered client, disabled ones included, newest first. */
+  async list(args: PageArgs): Promise<Page<OAuthClient>> {
+    const [items, total] = await this.em.findAndCount(OAuthClient, {}, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: args.limit, offset: offsetOf(args) });
+    return pageOf(items, total, args);
+  }
+
+  /** Disabling revokes every token the client holds, in every process; enabling lets it authenticate again. */
+  async setActive(clientId: string, active: boolean): Promise<OAuthClient> {
+    return this.em.transactional(async (em) => {
+      const client = await this.lockedClient(em, clientId);
+      if (active === client.active) return client;
+      client.disabledAt = active ? null : new Date();
+      await em.flush();
+      if (!active) await revokeClientTokens(em, client);
+      return client;
+    });
+  }
+
+  /** Deletes the client with its codes and tokens; tokens exchanged for them stop working in every process. */
+  async delete(clientId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      const client = await this.lockedClient(em, clientId);
+      await revokeClientTokens(em, client);
+      await em.nativeDelete(OAuthClient, { id: client.id });
+    });
+  }
+
+  /**
+   * A new secret for a confidential client, shown once: the old one stops working at once (secrets are
+   * checked against the database on every call), and the tokens issued to the client are revoked, since
+   * a rotation usually answers a leak. A public client has no secret (400).
+   */
+  async rotateSecret(clientId: string): Promise<RotatedOAuthClientSecret> {
+    return this.em.transactional(async (em) => {
+      const client = await this.lockedClient(em, clientId);
+      if (client.isPublic) throw badRequest('A public client (token_endpoint_auth_method none) has no secret', 'clientId');
+      const clientSecret = `${OAUTH_CLIENT_SECRET_PREFIX}${randomToken(32)}`;
+      client.secretHash = hashToken(clientSecret);
+      await em.flush();
+      await revokeClientTokens(em, client);
+      return { clientId: client.clientId, clientSecret };
+    });
+  }
+
+  private async lockedClient(em: EntityManager, clientId: string): Promise<OAuthClient> {
+    const client = await em.findOne(OAuthClient, { clientId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!client) throw notFound('OAuth client', clientId);
+    return client;
+  }
+}
+
+/** Revokes every live token of a client, and the platform tokens exchanged for them in every process. */
+async function revokeClientTokens(em: EntityManager, client: OAuthClient): Promise<void> {
+  await em.nativeUpdate(OAuthToken, { client: client.id, revokedAt: null }, { revokedAt: new Date() });
+  await recordRevocation(em, revocationSubject.oauthClient(client.id));
 }

@@ -1,8 +1,9 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { randomUUID } from 'node:crypto';
 import { OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../../core/auth/oauth';
 import { Principal } from '../../../core/auth/principal';
+import { recordRevocation, revocationSubject } from '../../../core/auth/revocations';
 import { narrowToRole } from '../../../core/auth/scopes';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
 import { OAuthAuthorizationCode } from '../entities/oauth-authorization-code';
@@ -10,7 +11,7 @@ import { OAuthClient, OAuthClientOwnerKind } from '../entities/oauth-client';
 import { OAuthToken } from '../entities/oauth-token';
 import { ServiceApiKey } from '../entities/service-api-key';
 import { Staff, StaffStatus } from '../entities/staff';
-import { clientAuthenticates } from './oauth-params';
+import { clientAuthenticates, findActiveClient } from './oauth-params';
 
 /** Whom an OAuth token acts for, as the library carries it: its principal now, and the token family it belongs to. */
 export interface OAuthUser {
@@ -31,13 +32,18 @@ export interface OAuthLibraryClient extends OAuth2Server.Client {
  * The principal a token's subject stands for now: an active staff member with their current role, or a
  * live API key (client_credentials of a client an API key registered); undefined when it no longer stands.
  */
-export async function oauthSubjectPrincipal(em: EntityManager, kind: OAuthClientOwnerKind, id: string): Promise<Principal | undefined> {
+export async function oauthSubjectPrincipal(em: EntityManager, kind: OAuthClientOwnerKind, id: string, options: { lock?: boolean } = {}): Promise<Principal | undefined> {
+  // Locked: share-locked for the rest of the caller's transaction, so a deletion or revocation (an update of the row) waits.
+  const lockMode = options.lock ? { lockMode: LockMode.PESSIMISTIC_READ } : {};
   if (kind === 'staff') {
-    const staff = await em.findOne(Staff, { id, deletedAt: null }, { populate: ['role'] });
-    return staff?.status === StaffStatus.ACTIVE ? new Principal('staff', staff.id, staff.role.key, staff.role.permissions) : undefined;
+    const staff = await em.findOne(Staff, { id, deletedAt: null }, lockMode);
+    if (staff?.status !== StaffStatus.ACTIVE) return undefined;
+    await em.populate(staff, ['role']);
+    return new Principal('staff', staff.id, staff.role.key, staff.role.permissions);
   }
-  const key = await em.findOne(ServiceApiKey, { id, revokedAt: null }, { populate: ['role'] });
+  const key = await em.findOne(ServiceApiKey, { id, revokedAt: null }, lockMode);
   if (!key || (key.expiresAt && key.expiresAt <= new Date())) return undefined;
+  await em.populate(key, ['role']);
   return new Principal('service', key.id, key.role.key, key.role.permissions, key.scopes);
 }
 
@@ -47,9 +53,13 @@ export const scopesFor = (principal: Principal, granted: readonly string[]): str
 
 export const libraryClient = (client: OAuthClient): OAuthLibraryClient => ({ id: client.clientId, grants: client.grantTypes, redirectUris: client.redirectUris, entity: client });
 
-/** Revokes every token of a family (a reused code or refresh token, or an RFC 7009 revocation). */
+/**
+ * Revokes every token of a family (a reused code or refresh token, or an RFC 7009 revocation), and the
+ * platform tokens exchanged for them in every process, in the caller's transaction.
+ */
 export async function revokeOAuthFamily(em: EntityManager, familyId: string): Promise<void> {
   await em.nativeUpdate(OAuthToken, { familyId, revokedAt: null }, { revokedAt: new Date() });
+  await recordRevocation(em, revocationSubject.oauthFamily(familyId));
 }
 
 /**
@@ -63,7 +73,7 @@ export class OAuthModel
   constructor(private readonly em: EntityManager) {}
 
   async getClient(clientId: string, clientSecret: string | undefined): Promise<OAuthLibraryClient | undefined> {
-    const client = await this.em.findOne(OAuthClient, { clientId });
+    const client = await findActiveClient(this.em, clientId);
     return client && clientAuthenticates(client, clientSecret || undefined) ? libraryClient(client) : undefined;
   }
 

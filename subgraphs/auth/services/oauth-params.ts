@@ -1,3 +1,4 @@
+import { EntityManager } from '@mikro-orm/postgresql';
 import { timingSafeEqual } from 'node:crypto';
 import { hashToken } from '../../../core/auth/secrets';
 import { OAuthClient } from '../entities/oauth-client';
@@ -47,6 +48,9 @@ export function clientCredentialsOf(params: OAuthParams, authorization: string |
   }
   return { clientId: params.get('client_id'), clientSecret: params.get('client_secret'), basic: false };
 }
+
+/** A registered client that is not disabled (a disabled one is unknown to every OAuth endpoint). */
+export const findActiveClient = (em: EntityManager, clientId: string): Promise<OAuthClient | null> => em.findOne(OAuthClient, { clientId, disabledAt: null });
 
 /**
  * Whether the credentials authenticate the client: a confidential client by its secret (compared as

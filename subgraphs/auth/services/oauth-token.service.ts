@@ -1,8 +1,10 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
 import { mayExchangeOAuthTokens, OAUTH_REFRESH_TOKEN_TTL_SECONDS } from '../../../core/auth/oauth';
 import { Principal } from '../../../core/auth/principal';
+import { databaseNowMs } from '../../../core/auth/revocations';
+import { narrowPermissions } from '../../../core/auth/scopes';
 import { hashToken } from '../../../core/auth/secrets';
 import { forbidden, unauthenticated } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
@@ -11,7 +13,7 @@ import { OAuthToken } from '../entities/oauth-token';
 import { OAuthClientCallOutcome, OAuthErrorAnswer, OAuthIntrospection, OAuthParamInput, OAuthTokenOutcome } from '../types/oauth.types';
 import { ServiceAccessToken } from '../types/session.types';
 import { OAuthModel, oauthSubjectPrincipal, revokeOAuthFamily, scopesFor } from './oauth-model';
-import { clientAuthenticates, clientCredentialsOf, oauthError, OAuthParams, oauthParams } from './oauth-params';
+import { clientAuthenticates, clientCredentialsOf, findActiveClient, oauthError, OAuthParams, oauthParams } from './oauth-params';
 
 /** How long a platform token exchanged for an OAuth access token lives (the adapter reuses it for less). */
 const EXCHANGED_TOKEN_TTL_SECONDS = 120;
@@ -40,7 +42,7 @@ export class OAuthTokenService {
     const credentials = clientCredentialsOf(params, authorization);
     if (credentials.malformed) return { error: oauthError(401, 'invalid_client', 'Malformed client credentials', true) };
     // The client must be known before anything else is said (RFC 6749 §5.2: invalid_client first).
-    const client = credentials.clientId ? await this.em.findOne(OAuthClient, { clientId: credentials.clientId }) : null;
+    const client = credentials.clientId ? await findActiveClient(this.em, credentials.clientId) : null;
     if (!client || !clientAuthenticates(client, credentials.clientSecret)) {
       return { error: oauthError(401, 'invalid_client', 'Client authentication failed', credentials.basic) };
     }
@@ -82,7 +84,8 @@ export class OAuthTokenService {
   async revoke(given: OAuthParamInput[], authorization: string | undefined): Promise<OAuthClientCallOutcome> {
     const checked = await this.authenticatedCall(given, authorization);
     if ('error' in checked) return { error: checked.error };
-    if (checked.token && checked.token.client.id === checked.client.id) await revokeOAuthFamily(this.em, checked.token.familyId);
+    const { token } = checked;
+    if (token && token.client.id === checked.client.id) await this.em.transactional((em) => revokeOAuthFamily(em, token.familyId));
     return {};
   }
 
@@ -118,13 +121,19 @@ export class OAuthTokenService {
    */
   async exchange(accessToken: string, caller: Principal): Promise<ServiceAccessToken> {
     if (!mayExchangeOAuthTokens(caller)) throw forbidden('Only the REST adapter exchanges OAuth access tokens');
-    const token = await this.em.findOne(OAuthToken, { accessTokenHash: hashToken(accessToken), revokedAt: null });
-    const remaining = token ? Math.floor((token.accessExpiresAt.getTime() - Date.now()) / 1000) : 0;
-    const subject = token && remaining > 0 ? await oauthSubjectPrincipal(this.em, token.subjectKind, token.subjectId) : undefined;
-    if (!token || !subject) throw unauthenticated('Invalid OAuth access token');
-    const principal = new Principal(subject.kind, subject.id, subject.role, subject.permissions, scopesFor(subject, token.scopes));
-    const ttl = Math.min(EXCHANGED_TOKEN_TTL_SECONDS, remaining);
-    return { accessToken: await this.deps.tokens.sign(principal, ttl), expiresIn: ttl };
+    return this.em.transactional(async (em) => {
+      // The token's and its subject's rows stay share-locked until the platform token is signed: a
+      // revocation of either (which updates the row) comes wholly before (401) or after (revoked).
+      const token = await em.findOne(OAuthToken, { accessTokenHash: hashToken(accessToken), revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_READ });
+      const remaining = token ? Math.floor((token.accessExpiresAt.getTime() - Date.now()) / 1000) : 0;
+      const subject = token && remaining > 0 ? await oauthSubjectPrincipal(em, token.subjectKind, token.subjectId, { lock: true }) : undefined;
+      if (!token || !subject) throw unauthenticated('Invalid OAuth access token');
+      const scopes = scopesFor(subject, token.scopes);
+      const principal = new Principal(subject.kind, subject.id, subject.role, narrowPermissions(subject.permissions, scopes, this.deps.permissionScopes), scopes);
+      const ttl = Math.min(EXCHANGED_TOKEN_TTL_SECONDS, remaining);
+      const issue = { ttlSeconds: ttl, issuedAtMs: await databaseNowMs(em), oauthFamily: token.familyId, oauthClient: token.client.id };
+      return { accessToken: await this.deps.tokens.sign(principal, issue), expiresIn: ttl };
+    });
   }
 
   /** Client authentication and the `token` parameter of revocation and introspection. */
@@ -135,7 +144,7 @@ export class OAuthTokenService {
     const params: OAuthParams = oauthParams(given);
     const credentials = clientCredentialsOf(params, authorization);
     if (credentials.malformed) return { error: oauthError(401, 'invalid_client', 'Malformed client credentials', true) };
-    const client = credentials.clientId ? await this.em.findOne(OAuthClient, { clientId: credentials.clientId }) : null;
+    const client = credentials.clientId ? await findActiveClient(this.em, credentials.clientId) : null;
     if (!client || !clientAuthenticates(client, credentials.clientSecret)) {
       return { error: oauthError(401, 'invalid_client', 'Client authentication failed', credentials.basic) };
     }

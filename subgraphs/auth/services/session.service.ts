@@ -1,6 +1,7 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
+import { databaseNowMs, recordRevocation, revocationSubject } from '../../../core/auth/revocations';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
 import { unauthenticated } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
@@ -22,11 +23,19 @@ export class SessionService {
     private readonly deps: AuthDeps,
   ) {}
 
-  /** Opens a session for the principal. */
+  /**
+   * Opens a session for the principal, as its subject stands now: read and the access token signed
+   * under the subject row's share lock, so a deletion, deactivation or role change (which updates the
+   * row, then records its revocation) comes wholly before (401) or after (the token is revoked).
+   */
   async issue(principal: Principal): Promise<TokenPair> {
-    const refreshToken = this.createRefreshToken(this.em, principal, randomUUID());
-    await this.em.flush();
-    return { accessToken: await this.deps.tokens.sign(principal), refreshToken };
+    return this.em.transactional(async (em) => {
+      const current = await this.principalOf({ subjectKind: principal.kind as SessionSubject, subjectId: principal.id }, em, true);
+      if (!current) throw unauthenticated('Account is not active');
+      const refreshToken = this.createRefreshToken(em, current, randomUUID());
+      await em.flush();
+      return { accessToken: await this.sign(em, current), refreshToken };
+    });
   }
 
   /**
@@ -45,22 +54,27 @@ export class SessionService {
         await revokeFamily(em, stored.familyId);
         return { refused: 'Refresh token was already used; the session has been revoked' };
       }
-      const principal = await this.principalOf(stored, em);
+      const principal = await this.principalOf(stored, em, true);
       if (!principal) {
         await revokeFamily(em, stored.familyId);
         return { refused: 'Account is not active' };
       }
       stored.usedAt = new Date();
-      return { principal, refreshToken: this.createRefreshToken(em, principal, stored.familyId) };
+      return { accessToken: await this.sign(em, principal), refreshToken: this.createRefreshToken(em, principal, stored.familyId) };
     });
     // Thrown after the commit, so that a revocation stands.
     if ('refused' in outcome) throw unauthenticated(outcome.refused);
-    return { accessToken: await this.deps.tokens.sign(outcome.principal), refreshToken: outcome.refreshToken };
+    return outcome;
   }
 
-  /** Ends every session of a subject (after a password change, a deletion or a deactivation). */
+  /**
+   * Ends every session of a subject and revokes its access tokens in every process (after a password
+   * change, a deletion or a deactivation). In the transaction that changed the subject, after that
+   * change was flushed: its row lock orders the revocation after any token being signed.
+   */
   async revokeAllOf(subjectKind: SessionSubject, subjectId: string): Promise<void> {
     await this.em.nativeUpdate(RefreshToken, { subjectKind, subjectId, revokedAt: null }, { revokedAt: new Date() });
+    await recordRevocation(this.em, revocationSubject.principal(subjectId));
   }
 
   /** Whether the principal of a valid token still stands: not deleted, deactivated or revoked. */
@@ -85,13 +99,22 @@ export class SessionService {
     return refreshToken;
   }
 
-  private async principalOf(token: Pick<RefreshToken, 'subjectKind' | 'subjectId'>, em = this.em): Promise<Principal | undefined> {
+  /** The subject as it stands now; with `lock`, its row share-locked until the transaction (`em`) ends. */
+  private async principalOf(token: Pick<RefreshToken, 'subjectKind' | 'subjectId'>, em = this.em, lock = false): Promise<Principal | undefined> {
+    const options = { refresh: true, ...(lock ? { lockMode: LockMode.PESSIMISTIC_READ } : {}) } as const;
     if (token.subjectKind === 'staff') {
-      const staff = await em.findOne(Staff, { id: token.subjectId, deletedAt: null }, { populate: ['role'] });
-      return staff?.status === StaffStatus.ACTIVE ? staffPrincipal(staff) : undefined;
+      const staff = await em.findOne(Staff, { id: token.subjectId, deletedAt: null }, options);
+      if (staff?.status !== StaffStatus.ACTIVE) return undefined;
+      await em.populate(staff, ['role']);
+      return staffPrincipal(staff);
     }
-    const member = await em.findOne(Member, { id: token.subjectId, deletedAt: null });
+    const member = await em.findOne(Member, { id: token.subjectId, deletedAt: null }, options);
     return member && member.status !== MemberStatus.INACTIVE ? memberPrincipal(member) : undefined;
+  }
+
+  /** An access token issued now by the database's clock (what revocations are compared with). */
+  private async sign(em: EntityManager, principal: Principal): Promise<string> {
+    return this.deps.tokens.sign(principal, { issuedAtMs: await databaseNowMs(em) });
   }
 }
 

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Principal } from '../../../core/auth/principal';
-import { badRequest, conflict, notFound, unauthenticated } from '../../../core/errors';
+import { grantsAll, Principal } from '../../../core/auth/principal';
+import { recordRevocation, revocationSubject } from '../../../core/auth/revocations';
+import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { RowLookup } from '../../../core/db/row-lookup';
 import { containsAny } from '../../../core/search';
@@ -67,8 +68,9 @@ export class StaffService {
     return staff;
   }
 
-  async create(input: CreateStaffInput): Promise<Staff> {
+  async create(input: CreateStaffInput, actor: Principal): Promise<Staff> {
     const role = await new RoleService(this.em).require(input.roleId);
+    await this.assertActorCovers(actor, role);
     await this.assertEmailFree(input.email);
     const staff = this.em.create(Staff, {
       email: input.email.toLowerCase(),
@@ -90,10 +92,15 @@ export class StaffService {
     return staff;
   }
 
-  /** A new role revokes, in the same transaction, the keys the staff member created that it no longer covers. */
-  async update(id: string, input: UpdateStaffInput): Promise<Staff> {
+  /**
+   * A new role revokes, in the same transaction, the keys the staff member created that it no longer
+   * covers, and the access tokens they hold (their next refresh carries the new role).
+   */
+  async update(id: string, input: UpdateStaffInput, actor: Principal): Promise<Staff> {
     const staff = await this.get(id);
     const role = await new RoleService(this.em).require(input.roleId);
+    await this.em.populate(staff, ['role']);
+    await this.assertActorCovers(actor, staff.role, role);
     if (input.email.toLowerCase() !== staff.email) await this.assertEmailFree(input.email);
     const roleChanged = role.id !== staff.role.id;
     Object.assign(staff, {
@@ -106,7 +113,10 @@ export class StaffService {
       storeId: input.storeId === undefined ? staff.storeId : input.storeId,
     });
     await this.em.transactional(async (em) => {
-      if (roleChanged) await revokeKeysOf(em, staff.id, role.permissions);
+      await em.flush();
+      if (!roleChanged) return;
+      await revokeKeysOf(em, staff.id, role.permissions);
+      await recordRevocation(em, revocationSubject.principal(staff.id));
     });
     return staff;
   }
@@ -115,8 +125,11 @@ export class StaffService {
   async softDelete(id: string, actor: Principal): Promise<Staff> {
     if (id === actor.id) throw badRequest('You cannot delete your own account', 'id');
     const staff = await this.get(id);
+    await this.em.populate(staff, ['role']);
+    await this.assertActorCovers(actor, staff.role);
     await this.em.transactional(async (em) => {
       staff.deletedAt = new Date();
+      await em.flush();
       await revokeKeysOf(em, staff.id);
       await new SessionService(em, this.deps).revokeAllOf('staff', staff.id);
     });
@@ -148,6 +161,17 @@ export class StaffService {
 
   findLiveByEmail(email: string): Promise<Staff | null> {
     return this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null }, { populate: ['role'] });
+  }
+
+  /**
+   * Whoever manages staff can give, and act on, no role stronger than their own current role (read from
+   * the database, not from the possibly older token), as for API keys: 403 otherwise. A staff member
+   * cannot raise anyone, themselves included, above themselves, nor take over a stronger account.
+   */
+  private async assertActorCovers(actor: Principal, ...roles: Role[]): Promise<void> {
+    const own = actor.kind === 'staff' ? await this.em.findOne(Staff, { id: actor.id, deletedAt: null }, { populate: ['role'] }) : null;
+    const held = own?.role.permissions ?? actor.permissions;
+    if (roles.some((role) => !grantsAll(held, role.permissions))) throw forbidden('The role grants permissions your own role does not have');
   }
 
   private async assertEmailFree(email: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
@@ -110,4 +110,21 @@ export class OAuthIntrospection {
 export class OAuthClientCallOutcome {
   @Field(() => OAuthIntrospection, { nullable: true }) introspection?: OAuthIntrospection | null;
   @Field(() => OAuthErrorAnswer, { nullable: true }) error?: OAuthErrorAnswer | null;
+}
+
+@ArgsType()
+export class OAuthClientArgs {
+  @Field() @IsString() @MaxLength(64) clientId: string;
+}
+
+@ArgsType()
+export class SetOAuthClientActiveArgs extends OAuthClientArgs {
+  @Field({ description: 'false disables the client and revokes its tokens; true lets it authenticate again' }) @IsBoolean() active: boolean;
+}
+
+@ObjectType()
+export class RotatedOAuthClientSecret {
+  @Field() clientId: string;
+  @Field({ description: 'The new secret, shown only here; the old one stops working and the tokens issued to the client are revoked' })
+  clientSecret: string;
 }

@@ -16,7 +16,7 @@ export class AwardResolver {
     return ctx.services.awards.award(input, caller, idempotencyKey, ctx.requestId);
   }
 
-  @Authorized(POINT.permissions.manage)
+  @Authorized(POINT.permissions.batchAward)
   @Mutation(() => PointBatchAwardOutcome, { description: 'Awards points to many members, each row on its own: an unknown member fails its row only' })
   awardPointsBatch(@Arg('input') input: PointBatchAwardInput, @Args() { idempotencyKey }: IdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
     return ctx.services.awards.awardBatch(input, caller, idempotencyKey, ctx.requestId, ctx.logger);
