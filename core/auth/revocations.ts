@@ -4,6 +4,8 @@ import { Logger } from '../logger';
 
 /** The channel a revocation is announced on: `pg_notify` in the revoking transaction, delivered at its commit. */
 export const REVOCATION_CHANNEL = 'credential_revocation';
+/** The `application_name` of each process's listening connection (visible in pg_stat_activity). */
+export const REVOCATION_LISTENER = 'credential-revocations';
 const SCHEMA = 'edge';
 const TABLE = `${SCHEMA}.credential_revocation`;
 /**
@@ -98,7 +100,7 @@ class RevocationListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
+    const client = new Client({ connectionString: this.databaseUrl, application_name: REVOCATION_LISTENER });
     client.on('notification', (message) => this.known.announced(message.payload));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));

@@ -9,6 +9,8 @@ import { PLATFORM_START_TIMEOUT_MS } from './test-platform';
 /** The whole platform as a child process (`bin/start.ts`), for the tests that kill it mid-work and start it again. */
 export class PlatformProcess {
   private child: ChildProcess | undefined;
+  /** The gateway's GraphQL URL of the running process (from its `platform ready` line). */
+  gatewayUrl = '';
 
   /** `env` is read at each start: the process gets that environment alone. */
   constructor(private readonly env: () => Record<string, string>) {}
@@ -25,6 +27,7 @@ export class PlatformProcess {
         const line = JSON.parse(text);
         if (line.msg !== 'platform ready') return;
         clearTimeout(timer);
+        this.gatewayUrl = line.graphql;
         resolve(line.rest);
       });
     });
