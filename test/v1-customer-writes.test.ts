@@ -440,8 +440,8 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect((await call('GET', `${BASE}?search=${encodeURIComponent(name)}`)).body.data).toEqual([]);
     expect((await call('GET', `${BASE}?search=${encodeURIComponent(email)}`)).body.pagination.total).toBe(0);
     expect((await call('GET', `${BASE}/${id}/points/balance`)).status).toBe(404);
-    // Its access token stands until it expires (docs/security.md), but reaches no customer.
-    expect((await call('GET', `${BASE}/me`, undefined, login.body.data.access_token)).status).toBe(404);
+    // Its access token is revoked with it (docs/security.md).
+    expect((await call('GET', `${BASE}/me`, undefined, login.body.data.access_token)).status).toBe(401);
     const again = await call('DELETE', `${BASE}/${id}`);
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('CUSTOMER_NOT_FOUND');
