@@ -83,7 +83,7 @@ export function createRestApp(options: RestAppOptions): Express {
       jsonBody,
       ...(route.upload ? uploadHandler(route.upload, storage) : []),
     ];
-    app[route.method](route.path, ...handlers, routeHandler(route, options.apiSchema, gateway, storage));
+    app[route.method](route.path, ...(route.credential ? [noStore] : []), ...handlers, routeHandler(route, options.apiSchema, gateway, storage));
   }
   app.use((req, res) => void res.status(404).json(isV1Path(req.path) ? v1ErrorBody('NOT_FOUND', 'Not found') : errorBody(404, 'Not found')));
   app.use(errorHandler(logger));
@@ -164,6 +164,12 @@ function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens): RequestHan
     }
   };
 }
+
+/** A credential route's answers, whatever they are, are kept by no cache (RFC 6749 section 5.1 asks it of token answers). */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  next();
+};
 
 /** A route that needs a Bearer token answers 401 without a valid one, before reading the body or files. */
 const requireToken: RequestHandler = (_req, res, next) => {

@@ -65,6 +65,11 @@ export interface Route {
   authorize?: Access;
   /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads); v1 routes too. */
   public?: boolean;
+  /**
+   * Its answer carries a credential (an access or refresh token, an API key, a signing secret): every
+   * answer of the route, refusals included, says `Cache-Control: no-store`, so no browser or proxy keeps it.
+   */
+  credential?: boolean;
 
   // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
   /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given; a list needs every one. */

@@ -67,7 +67,7 @@ const ids: Record<string, string> = {};
 let points = { earned: 0, redeemed: 0, balance: 0 };
 
 beforeAll(async () => {
-  for (const name of ['Alice', 'Bob', 'Carol', 'Dave', 'Erin']) ids[name] = (await ok('POST', '/api/v1/customers', { name, email: `${unique(name.toLowerCase())}@example.com` }, 201)).id;
+  for (const name of ['Alice', 'Bob', 'Carol', 'Dave', 'Erin']) ids[name] = (await ok('POST', '/api/v1/customers', { name, email: `${unique(name.toLowerCase())}@example.com` })).id;
   const purchase = (customer: string, amount: number, occurredAt: string, storeId?: string, category?: string) =>
     ok('POST', '/api/v1/transactions', { customer_id: ids[customer], amount, occurred_at: occurredAt, store_id: storeId, category }, 201);
   await purchase('Alice', 100, '2026-09-15T10:00:00Z', 'S1', 'food');

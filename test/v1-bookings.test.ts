@@ -219,8 +219,9 @@ describe('booking lifecycle', () => {
     expect(detail.body.data.customer).toEqual({ id: customer.id, name: customer.name, email: customer.email, phone: customer.phone });
     expect((await api('GET', `${BOOKINGS}/${others.id}`)).body.data).toMatchObject({ customer: { id: members[1].id }, venue: { id: venue.id } });
     const notMine = await api('GET', `${BOOKINGS}/${others.id}`, undefined, member.token);
-    expect(notMine.status).toBe(404);
-    expect(notMine.body.error.code).toBe('BOOKING_NOT_FOUND');
+    expect(notMine.status).toBe(403);
+    expect(notMine.body).toEqual({ error: 'insufficient_scope', error_description: expect.any(String) });
+    expect(JSON.stringify(notMine.body)).not.toContain(others.check_in_code);
     expect((await api('GET', `${BOOKINGS}/nope`)).body.error.code).toBe('BOOKING_NOT_FOUND');
   });
 
@@ -301,15 +302,17 @@ describe('booking lifecycle', () => {
     expect((await api('GET', path, undefined, customer.token)).body.pagination.total).toBe(2);
   });
 
-  it("answers 404 BOOKING_NOT_FOUND to a customer changing, cancelling or checking in another's booking, and for unknown ids", async () => {
+  it("answers 403 insufficient_scope to a customer reading, changing, cancelling or checking in another's booking, and 404 BOOKING_NOT_FOUND for unknown ids", async () => {
     const other = await bookSoon({ customer_id: members[1].id });
     for (const [method, path, body] of [
+      ['GET', `${BOOKINGS}/${other.id}`, undefined],
       ['PATCH', `${BOOKINGS}/${other.id}`, { guests: 1 }],
       ['POST', `${BOOKINGS}/${other.id}/cancel`, { reason: 'not mine' }],
       ['POST', `${BOOKINGS}/${other.id}/checkin`, { check_in_code: other.check_in_code }],
     ] as const) {
       const response = await api(method, path, body, member.token);
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 404, code: 'BOOKING_NOT_FOUND' });
+      expect({ method, path, status: response.status, error: response.body.error }).toEqual({ method, path, status: 403, error: 'insufficient_scope' });
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope"/);
     }
     expect((await api('GET', `${BOOKINGS}/${other.id}`)).body.data).toMatchObject({ status: 'confirmed', guests: 2, checked_in_at: null, cancelled_at: null });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {

@@ -65,6 +65,30 @@ describe('POST /api/v1/customers/{id}/points/award', () => {
     expect(other.body.data.id).not.toBe(first.body.data.id);
   });
 
+  it("keeps each partner's transaction ids its own: the same id from two API keys is two awards, neither answered with the other's entry", async () => {
+    const roleId = await platform.roleId('admin');
+    const partnerKey = async () => {
+      const generated = await platform.api('POST', '/auth/api/services/generate-api-key', { token: admin.token, body: { name: unique('partner'), roleId, scopes: ['read', 'write'] } });
+      expect(generated.status).toBe(201);
+      return generated.body.data.apiKey as string;
+    };
+    const [partnerA, partnerB] = [await partnerKey(), await partnerKey()];
+    const byKey = (key: string, body: Record<string, unknown>) => platform.api('POST', `${BASE}/${carol.id}/points/award`, { headers: { 'x-api-key': key }, body });
+    const transactionId = unique('shared-order');
+    const before = await balanceOf(carol.id);
+    const first = await byKey(partnerA, { points: 50, reason: 'Partner A private note', transaction_id: transactionId });
+    const second = await byKey(partnerB, { points: 7, reason: 'Partner B order', transaction_id: transactionId });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body.data).toMatchObject({ points: 7, reason: 'Partner B order', type: 'earned' });
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+    expect(JSON.stringify(second.body)).not.toContain('Partner A private note');
+    expect(await balanceOf(carol.id)).toBe(before + 57);
+    // Each partner's repeat still answers its own first entry.
+    expect((await byKey(partnerB, { points: 7, reason: 'Partner B order', transaction_id: transactionId })).body).toEqual(second.body);
+    expect((await byKey(partnerA, { points: 50, reason: 'Partner A private note', transaction_id: transactionId })).body).toEqual(first.body);
+    expect(await balanceOf(carol.id)).toBe(before + 57);
+  });
+
   it('awards a transaction id once when its awards race', async () => {
     const [customer] = await makeCustomers(1);
     const transactionId = unique('order');

@@ -39,6 +39,13 @@ describe('registration', () => {
     ['https://192.168.0.10/hook', 'private'],
     ['https://169.254.169.254/latest/meta-data', 'link-local'],
     ['https://[::ffff:127.0.0.1]/hook', 'loopback'],
+    // IPv6 forms embedding an IPv4 address: IPv4-compatible, IPv4-translated, NAT64, 6to4, Teredo.
+    ['https://[::7f00:1]/hook', 'loopback'],
+    ['https://[::ffff:0:7f00:1]/hook', 'loopback'],
+    ['https://[64:ff9b::7f00:1]/hook', 'loopback'],
+    ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', 'link-local'],
+    ['https://[2002:7f00:1::1]/hook', 'loopback'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', 'loopback'],
     ['https://2130706433/hook', 'loopback'],
     ['https://0x7f.1/hook', 'loopback'],
     ['https://0.0.0.0/hook', 'loopback'],

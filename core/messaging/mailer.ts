@@ -1,7 +1,8 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { SendMailOptions } from 'nodemailer';
 import { Logger } from '../logger';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files';
 
 export interface OutgoingMail {
   to: string;
@@ -34,7 +35,7 @@ export class SmtpMailer implements Mailer {
   }
 }
 
-/** Without SMTP: appends each message to a file under DATA_DIR and logs it, so a local user can read it. */
+/** Without SMTP: appends each message to a file under DATA_DIR (owner-only: it holds live reset codes) and logs it, so a local user can read it. */
 export class FileOutbox implements Mailer {
   constructor(
     private readonly directory: string,
@@ -43,9 +44,9 @@ export class FileOutbox implements Mailer {
   ) {}
 
   async send(message: OutgoingMail): Promise<void> {
-    await mkdir(this.directory, { recursive: true });
+    await privateDirectory(this.directory);
     const path = join(this.directory, this.file);
-    await appendFile(path, `${JSON.stringify({ at: new Date().toISOString(), ...message })}\n`);
+    await appendFile(path, `${JSON.stringify({ at: new Date().toISOString(), ...message })}\n`, { mode: PRIVATE_FILE_MODE });
     this.logger.info({ to: message.to, subject: message.subject, outbox: path }, 'message written to the local outbox');
   }
 }

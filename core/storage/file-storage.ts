@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files';
 
 /** The only types an upload may have, by the extension it is stored and served under. */
 export const IMAGE_TYPES = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' } as const;
@@ -19,7 +20,7 @@ export interface FileStorage {
   remove(url: string): Promise<void>;
 }
 
-/** Files on local disk under DATA_DIR, served by the REST adapter at `/files/...`. */
+/** Files on local disk under DATA_DIR (owner-only: the REST adapter's own process serves them at `/files/...`). */
 export class LocalFileStorage implements FileStorage {
   constructor(
     readonly directory: string,
@@ -30,8 +31,8 @@ export class LocalFileStorage implements FileStorage {
     const now = new Date();
     const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     const key = `${folder}/${randomUUID()}.${file.extension}`;
-    await mkdir(join(this.directory, folder), { recursive: true });
-    await writeFile(join(this.directory, key), file.buffer);
+    await privateDirectory(this.directory, join(this.directory, folder));
+    await writeFile(join(this.directory, key), file.buffer, { mode: PRIVATE_FILE_MODE });
     return `${this.publicUrl}/files/${key}`;
   }
 

@@ -1,8 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../private-files';
 
 /**
  * Files the platform writes itself (reports), by key, streamed both ways so that their size never sits
@@ -19,7 +20,7 @@ export interface ObjectStorage {
 
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
 
-/** Objects as files under a local directory (DATA_DIR/objects by default): every process of the platform on the machine (or on a shared volume) sees them. */
+/** Objects as files under a local directory (DATA_DIR/objects by default), owner-only: every process of the platform on the machine (or on a shared volume) sees them. */
 export class LocalObjectStorage implements ObjectStorage {
   private readonly root: string;
 
@@ -36,10 +37,10 @@ export class LocalObjectStorage implements ObjectStorage {
 
   async write(key: string, content: Readable): Promise<{ bytes: number }> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    await privateDirectory(this.root, dirname(path));
     const partial = `${path}.partial`;
     try {
-      await pipeline(content, createWriteStream(partial));
+      await pipeline(content, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
       await rename(partial, path);
     } catch (error) {
       await rm(partial, { force: true });

@@ -15,10 +15,11 @@ export const AUTH_ROUTES: Route[] = [
     variables: ({ body, cookies }) => ({ refreshToken: body.refreshToken ?? cookies[REFRESH_COOKIE] }),
     envelope: 'data',
     after: setRefreshCookie,
+    credential: true,
   },
 
   // Staff actions without a token
-  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, envelope: 'nested', message: 'Login successful', after: setRefreshCookie },
+  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, envelope: 'nested', message: 'Login successful', after: setRefreshCookie, credential: true },
   { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', public: true, envelope: 'message', message: 'Password reset code sent' },
   {
     method: 'post',
@@ -40,11 +41,19 @@ export const AUTH_ROUTES: Route[] = [
   { method: 'delete', path: `${BASE}/staffs/:id`, operation: 'DeleteStaff', envelope: 'nested', message: 'Staff deleted' },
 
   // Service API keys
-  { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', envelope: 'data', status: 201 },
+  { method: 'post', path: `${BASE}/services/generate-api-key`, operation: 'GenerateApiKey', envelope: 'data', status: 201, credential: true },
   { method: 'get', path: `${BASE}/services/me`, operation: 'MyApiKeys', envelope: 'data' },
   { method: 'get', path: `${BASE}/services`, operation: 'ApiKeys', envelope: 'data' },
   { method: 'delete', path: `${BASE}/services/revoke/:id`, operation: 'RevokeApiKey', envelope: 'empty', status: 204 },
-  { method: 'post', path: `${BASE}/services/get-access-token`, operation: 'ExchangeApiKey', public: true, variables: ({ body }) => ({ apiKey: body.apiKey }), envelope: 'data' },
+  {
+    method: 'post',
+    path: `${BASE}/services/get-access-token`,
+    operation: 'ExchangeApiKey',
+    public: true,
+    variables: ({ body }) => ({ apiKey: body.apiKey }),
+    envelope: 'data',
+    credential: true,
+  },
 
   // Members
   {
@@ -56,6 +65,7 @@ export const AUTH_ROUTES: Route[] = [
     envelope: 'nested',
     message: 'Login successful',
     after: setRefreshCookie,
+    credential: true,
   },
   { method: 'get', path: `${BASE}/members/me`, operation: 'CurrentMember', envelope: 'nested', message: 'Current member' },
   { method: 'put', path: `${BASE}/members/me`, operation: 'UpdateCurrentMember', envelope: 'message', message: 'Profile updated' },

@@ -39,6 +39,7 @@ export const V1_AUTH_ROUTES: Route[] = [
     operation: 'V1ChatappLogin',
     envelope: 'v1',
     public: true,
+    credential: true,
     unauthenticated: 'INVALID_CODE',
     doc: {
       summary: 'Sign a customer in with a chat-app login code',
@@ -89,6 +90,7 @@ export const V1_AUTH_ROUTES: Route[] = [
     path: `${CLIENTS}/:client_id/rotate-secret`,
     operation: 'V1RotateOAuthClientSecret',
     envelope: 'v1',
+    credential: true,
     scope: 'admin',
     notFound: 'OAUTH_CLIENT_NOT_FOUND',
     doc: {

@@ -43,6 +43,7 @@ export const V1_WEBHOOK_ROUTES: Route[] = [
     envelope: 'v1',
     status: 201,
     scope: 'admin',
+    credential: true,
     doc: {
       summary: 'Registers a webhook (https, a public host); the secret, generated unless given, is shown in full only in this answer',
       body: object({ url: string({ format: 'uri' }), events: EVENTS, secret: string({ minLength: 16, maxLength: 256 }) }, ['url', 'events']),

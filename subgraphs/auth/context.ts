@@ -3,6 +3,7 @@ import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
 import { recordIdsAmong } from '../../core/ids';
 import { Member } from './entities/member';
+import { MemberTier } from './entities/member-tier';
 import { AuthDeps } from './auth-deps';
 import { ApiKeyService } from './services/api-key.service';
 import { ConsentService } from './services/consent.service';
@@ -31,6 +32,11 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     oauthAuthorization: new OAuthAuthorizationService(em, deps, deps.oauthIssuer ?? ''),
     oauthTokens: new OAuthTokenService(em, deps),
     oauthIssuer: deps.oauthIssuer ?? '',
+    /** Member.projectedTierId of a page of members: one query. */
+    memberTierIds: new BatchLoader(
+      async (ids: string[]) => new Map((await em.find(MemberTier, { memberId: { $in: recordIdsAmong(ids) } })).map((row) => [row.memberId, row.tierId])),
+      null,
+    ),
     /** Federation's Member references: the representations of one fetch cost one query. */
     memberReferences: new BatchLoader(
       async (ids: string[]) => new Map((await em.find(Member, { id: { $in: recordIdsAmong(ids) }, deletedAt: null })).map((member) => [member.id, member])),

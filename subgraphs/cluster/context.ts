@@ -6,6 +6,7 @@ import { isRecordId } from '../../core/ids';
 import { ClusterDeps } from './cluster-deps';
 import { Segment } from './entities/segment';
 import { Tier } from './entities/tier';
+import { MemberReference } from './types/member.type';
 import { BadgeService } from './services/badge.service';
 import { CustomerTierService } from './services/customer-tier.service';
 import { InterestService } from './services/interest.service';
@@ -14,17 +15,27 @@ import { TierProjectionService } from './services/tier-projection.service';
 import { TierService } from './services/tier.service';
 
 /**
- * The tiers of members, two queries for a whole page (their projections, then their tiers). A member
- * without a projection, or whose projected tier was soft-deleted, has no tier.
+ * The tiers of members, at most three queries for a whole page: their projections, the history of those
+ * without one, then the tiers. A member the cluster has never placed (no projection, no history) shows
+ * the tier auth's projection names (`projectedTierId`): the entry tier a v1 creation promised, until the
+ * cluster applies its `customer.created`. One whose tier ended (history, no projection) has none, as has
+ * one whose tier was soft-deleted.
  */
-async function tiersOfMembers(em: EntityManager, memberIds: string[]): Promise<Map<string, Tier | undefined>> {
-  const projections: Array<{ member_id: string; tier_id: string }> = await em.execute('select member_id, tier_id from cluster.tier_projection where member_id in (?)', [
-    memberIds,
-  ]);
-  const tierIds = [...new Set(projections.map((row) => row.tier_id))];
+async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
+  const ids = [...new Set(members.map((member) => member.id.toLowerCase()))].filter(isRecordId);
+  if (ids.length === 0) return new Map();
+  const projections: Array<{ member_id: string; tier_id: string }> = await em.execute('select member_id, tier_id from cluster.tier_projection where member_id in (?)', [ids]);
+  const tierIdOf = new Map(projections.map((row) => [row.member_id, row.tier_id]));
+  const waiting = members.filter((member) => isRecordId(member.id) && !tierIdOf.has(member.id.toLowerCase()) && member.projectedTierId);
+  if (waiting.length > 0) {
+    const placed: Array<{ member_id: string }> = await em.execute('select distinct member_id from cluster.tier_history where member_id in (?)', [waiting.map((member) => member.id.toLowerCase())]);
+    const everPlaced = new Set(placed.map((row) => row.member_id));
+    for (const member of waiting) if (!everPlaced.has(member.id.toLowerCase())) tierIdOf.set(member.id.toLowerCase(), member.projectedTierId!);
+  }
+  const tierIds = [...new Set(tierIdOf.values())].filter(isRecordId);
   const tiers = tierIds.length ? await em.find(Tier, { id: { $in: tierIds } }) : [];
   const byId = new Map(tiers.map((tier) => [tier.id, tier]));
-  return new Map(projections.map((row) => [row.member_id, byId.get(row.tier_id)]));
+  return new Map(members.map((member) => [member, byId.get(tierIdOf.get(member.id.toLowerCase()) ?? '') ?? null]));
 }
 
 /** Segments by id, removed ones included (a campaign may still target one): federation's references. */
@@ -42,8 +53,8 @@ export function clusterServices(em: EntityManager, deps: ClusterDeps) {
     segments: new SegmentService(em),
     interests: new InterestService(em),
     customerTiers: new CustomerTierService(em, deps),
-    /** Member.tier: a page of members costs two queries. */
-    memberTiers: new BatchLoader((memberIds: string[]) => tiersOfMembers(em, memberIds), undefined),
+    /** Member.tier: a page of members costs two or three queries. */
+    memberTiers: new BatchLoader((members: MemberReference[]) => tiersOfMembers(em, members), null),
     /** Segment references of a page of campaigns: one query. */
     segmentReferences: new BatchLoader((ids: string[]) => segmentsByIds(em, ids), null),
   };

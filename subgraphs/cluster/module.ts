@@ -47,7 +47,7 @@ export const clusterModule = defineModule({
   ],
   orphanedTypes: [MemberReference],
   referenceResolvers: {
-    Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) },
+    Member: { __resolveReference: (reference: MemberReference) => ({ id: reference.id, projectedTierId: reference.projectedTierId ?? null }) },
     Segment: { __resolveReference: (reference: { id: string }, ctx: ClusterContext) => ctx.services.segmentReferences.load(reference.id) },
   },
   deps: ({ config, gateway }) => clusterDeps(config, gateway),

@@ -34,6 +34,35 @@ describe('isPublicAddress', () => {
   ])('%s is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
+
+  // IPv6 forms that embed an IPv4 address: the connection may reach that address.
+  it.each([
+    '::7f00:1', // IPv4-compatible 127.0.0.1
+    '::127.0.0.1',
+    '::808:808', // IPv4-compatible, even of a public address: deprecated, never a target
+    '0:0:0:0:0:0:a00:1',
+    '::ffff:0:7f00:1', // IPv4-translated (SIIT)
+    '::ffff:0:808:808',
+    '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe', // NAT64 of 169.254.169.254
+    '64:ff9b::c0a8:101',
+    '2002:7f00:1::1', // 6to4 of 127.0.0.1
+    '2002:808:808::1', // 6to4, whatever it embeds
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+    '2001::1',
+    '::FFFF:127.0.0.1',
+    'fe80::1%eth0',
+  ])('%s embeds or reaches a non-public address: not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::8.8.8.8', '64:ff9b::808:808', '2001:4860:4860::8844', '2a00:1450:4001:80b::200e'])(
+    '%s carries or is a public address: public',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 });
 
 describe('signatureHeaders', () => {

@@ -15,6 +15,8 @@ export interface RowFilter {
 
 interface Source {
   columns: string[];
+  /** The columns holding numbers (numeric read as text, exact): never formulas, so a leading `-` stays as it is. */
+  numbers: string[];
   /** The select: the key `k` first (the first column), then the other columns in order. */
   select: string;
   /** The primary key the rows are paged by, as the select's table names it: its index gives each page in order. */
@@ -29,6 +31,7 @@ interface Source {
 const SOURCES: Record<ReportType, Source> = {
   customers: {
     columns: ['customer_id', 'name', 'email', 'phone', 'tier', 'points_balance', 'points_earned', 'points_redeemed', 'registered_at'],
+    numbers: ['points_balance', 'points_earned', 'points_redeemed'],
     key: 'customer_id',
     select: `select customer_id as k, name, email, phone, tier_name as tier, points_balance::text, points_earned::text, points_redeemed::text, ${at('registered_at')} from analytics.customer`,
     time: 'registered_at',
@@ -37,6 +40,7 @@ const SOURCES: Record<ReportType, Source> = {
   },
   points: {
     columns: ['transaction_id', 'customer_id', 'type', 'points', 'reason', 'balance_after', 'created_at'],
+    numbers: ['points', 'balance_after'],
     key: 'transaction_id',
     select: `select transaction_id as k, customer_id, type, points::text, reason, balance_after::text, ${at('created_at')} from analytics.points_entry`,
     time: 'created_at',
@@ -44,6 +48,7 @@ const SOURCES: Record<ReportType, Source> = {
   },
   transactions: {
     columns: ['transaction_id', 'customer_id', 'amount', 'refunded', 'status', 'store_id', 'category', 'points_earned', 'occurred_at'],
+    numbers: ['amount', 'refunded', 'points_earned'],
     key: 'transaction_id',
     select: `select transaction_id as k, customer_id, amount::text, refunded::text, status, store_id, category, points_earned::text, ${at('occurred_at')} from analytics.purchase`,
     time: 'occurred_at',
@@ -51,6 +56,7 @@ const SOURCES: Record<ReportType, Source> = {
   },
   campaigns: {
     columns: ['campaign_id', 'name', 'type', 'status', 'start_date', 'end_date', 'participants', 'conversions'],
+    numbers: ['participants', 'conversions'],
     key: 'c.campaign_id',
     select: `select c.campaign_id as k, c.name, c.type, c.status, ${at('c.start_date')}, ${at('c.end_date')},
                     (select count(*) from analytics.campaign_participant p where p.campaign_id = c.campaign_id)::text as participants,
@@ -61,6 +67,7 @@ const SOURCES: Record<ReportType, Source> = {
   },
   rewards: {
     columns: ['claim_id', 'reward_id', 'customer_id', 'points', 'claimed_at', 'redeemed_at'],
+    numbers: ['points'],
     key: 'reward_code_id',
     select: `select reward_code_id as k, reward_id, customer_id, points::text, ${at('claimed_at')}, ${at('redeemed_at')} from analytics.reward_claim`,
     time: 'claimed_at',
@@ -69,6 +76,9 @@ const SOURCES: Record<ReportType, Source> = {
 };
 
 export const reportColumns = (type: ReportType): string[] => SOURCES[type].columns;
+
+/** The positions of a report's number columns (in `reportColumns`). */
+export const reportNumberColumns = (type: ReportType): Set<number> => new Set(SOURCES[type].numbers.map((column) => SOURCES[type].columns.indexOf(column)));
 
 /**
  * A report's rows, read page by page by key (5,000 at a time, each page a walk of the key's index from

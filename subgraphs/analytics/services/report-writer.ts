@@ -4,9 +4,9 @@ import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { Logger } from '../../../core/logger';
 import { ObjectStorage } from '../../../core/storage/object-storage';
-import { Report } from '../entities/report';
+import { Report, ReportType } from '../entities/report';
 import { AnalyticsSupergraph } from './analytics-supergraph';
-import { reportColumns, reportRows } from './report-rows';
+import { reportColumns, reportNumberColumns, reportRows } from './report-rows';
 
 const HOUR_MS = 3600 * 1000;
 
@@ -19,8 +19,23 @@ export interface ReportWriting {
 }
 
 /**
- * Writes a processing report: its rows streamed from the read model through csv-stringify (a header row,
- * RFC 4180 quoting) into object storage, so memory stays bounded whatever the
+ * A report's CSV writer: a header row, RFC 4180 quoting, and every text cell a spreadsheet would run as a
+ * formula (a leading `=`, `+`, `-`, `@`, tab or carriage return: OWASP's CSV injection) written inert,
+ * prefixed with `'`. Number columns are left as they are: `-25` points is a number, not a formula.
+ */
+function reportCsv(type: ReportType) {
+  const numbers = reportNumberColumns(type);
+  return stringify({
+    header: true,
+    columns: reportColumns(type),
+    escape_formulas: true,
+    cast: { string: (value, { column, header }) => (!header && numbers.has(column as number) && value.startsWith('-') ? { value, escape_formulas: false } : value) },
+  });
+}
+
+/**
+ * Writes a processing report: its rows streamed from the read model through `reportCsv` into object
+ * storage, so memory stays bounded whatever the
  * number of rows; then marks it completed, expiring `ttlHours` later. A report that cannot be written is
  * marked failed with the reason (an unknown segment) or left to the job's retries (anything else: the
  * job marks it failed after its last try, `markReportFailed`).
@@ -45,7 +60,7 @@ export async function writeReport(writing: ReportWriting, reportId: string): Pro
       yield row;
     }
   };
-  const csv = stringify({ header: true, columns: reportColumns(report.type) });
+  const csv = reportCsv(report.type);
   const source = Readable.from(counted(reportRows(em, report.type, { from: report.dateFrom, to: report.dateTo, customerIds })));
   // A failing read fails the write (and the job); `pipe` alone would leave the file waiting.
   source.on('error', (error) => csv.destroy(error));

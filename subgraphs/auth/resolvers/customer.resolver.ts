@@ -1,5 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import { Access } from '../../../core/auth/access';
+import { Access, Caller } from '../../../core/auth/access';
+import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
 import { AuthContext } from '../context';
 import { AUTH } from '../contract';
@@ -18,8 +19,8 @@ export class CustomerResolver {
 
   @Authorized(Access.selfBy('id'), AUTH.permissions.memberManage)
   @Mutation(() => Member, { description: 'Changes the given v1 customer fields; a member changes only itself' })
-  updateCustomer(@Args() { id }: IdArgs, @Arg('input') input: UpdateCustomerInput, @Ctx() ctx: AuthContext) {
-    return ctx.services.customers.update(id, input);
+  updateCustomer(@Args() { id }: IdArgs, @Arg('input') input: UpdateCustomerInput, @Caller() caller: Principal, @Ctx() ctx: AuthContext) {
+    return ctx.services.customers.update(id, input, caller);
   }
 
   @Authorized(Access.selfBy('id'), AUTH.permissions.memberManage)

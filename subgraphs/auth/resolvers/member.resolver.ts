@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller, Public } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
 import { IdArgs } from '../../../core/graphql/id-args';
@@ -15,6 +15,13 @@ const MemberPage = PageType(Member, 'Member');
 
 @Resolver(() => Member)
 export class MemberResolver {
+  /** Not for clients (@inaccessible): what the cluster's `Member.tier` @requires, for members it has not placed yet. */
+  @Directive('@inaccessible')
+  @FieldResolver(() => ID, { nullable: true, description: "The member's tier id in auth's projection: the entry tier a creation promised, then the cluster's changes" })
+  projectedTierId(@Root() member: Member, @Ctx() ctx: AuthContext) {
+    return ctx.services.memberTierIds.load(member.id);
+  }
+
   @Public()
   @OncePerRequest()
   @Mutation(() => MemberLogin, { description: 'Logs a member in with a chat-app login code (creating it on first login)' })

@@ -1,8 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { Principal } from '../../../core/auth/principal';
 import { AppError, conflict, notFound, validationError } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
 import { Address, Gender, Member, MemberStatus } from '../entities/member';
+import { MemberTier } from '../entities/member-tier';
 import { CreateCustomerInput, CustomerFieldsInput, UpdateCustomerInput } from '../types/customer.inputs';
 import { CustomerCreation, CustomerDeletion } from '../types/customer.types';
 import { announceCustomerCreated, announceCustomerDeleted, announceCustomerUpdated, customerProfileOf } from './customer-events';
@@ -12,6 +14,8 @@ import { SessionService } from './session.service';
 
 const GENDER_OF: Record<string, Gender> = { male: Gender.Male, female: Gender.Female, other: Gender.Other };
 const DUPLICATE_EMAIL = 'Another customer has this e-mail address';
+/** What a customer changing its own e-mail hears when the address is taken: nothing about whose it is. */
+const EMAIL_REFUSED = 'This e-mail address cannot be used for this account';
 const DUPLICATE_CHATAPP = 'This chat-app identity belongs to another customer';
 
 /**
@@ -42,8 +46,11 @@ export class CustomerService {
 
   /**
    * A new active member with the v1 fields, announced as `customer.created` with the cluster's entry
-   * tier (which the cluster places the member in on receipt). `chatapp.code` links the identity the
-   * provider returns for it: a refused code is 400 on `chatapp.code` (the caller's credential is fine).
+   * tier (which the cluster places the member in on receipt). The tier is also written into auth's own
+   * projection (`member_tier`) in the same transaction: until the cluster has applied the event, reads
+   * of `Member.tier` show this promise (the cluster falls back to it, `@requires`), and the tier filter
+   * finds the customer at once. `chatapp.code` links the identity the provider returns for it: a refused
+   * code is 400 on `chatapp.code` (the caller's credential is fine).
    */
   async create(input: CreateCustomerInput): Promise<CustomerCreation> {
     if (input.email) await this.assertEmailFree(input.email);
@@ -52,21 +59,28 @@ export class CustomerService {
     const tier = (await this.deps.entryTiers?.find()) ?? null;
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE, openId: identity?.openId ?? null, unionId: identity?.unionId ?? null });
     applyCustomer(member, input);
+    if (tier) this.em.create(MemberTier, { memberId: member.id, tierId: tier.id, changedAt: member.createdAt });
     announceProfile(this.em, member);
     announceCustomerCreated(this.em, member, entryTierName(tier));
     await this.flush('chatapp.code');
     return { member, tier };
   }
 
-  /** The given fields; absent ones stay, null clears (the name stays). A customer token reaches only itself (resolver). */
-  async update(id: string, input: UpdateCustomerInput): Promise<Member> {
+  /**
+   * The given fields; absent ones stay, null clears (the name stays). A customer token reaches only
+   * itself (resolver). An e-mail another member has is 409 DUPLICATE for staff, who read the customer
+   * list anyway; a customer changing its own is answered a 400 on `email` that does not say the address
+   * is someone's (docs/decisions.md, issue 24).
+   */
+  async update(id: string, input: UpdateCustomerInput, caller: Principal): Promise<Member> {
     const member = await new MemberService(this.em, this.deps).get(id);
-    if (input.email && input.email.toLowerCase() !== member.email?.toLowerCase()) await this.assertEmailFree(input.email);
+    const emailTaken = caller.kind === 'member' ? () => validationError([{ field: 'email', message: EMAIL_REFUSED }]) : undefined;
+    if (input.email && input.email.toLowerCase() !== member.email?.toLowerCase()) await this.assertEmailFree(input.email, emailTaken);
     const before = customerProfileOf(member);
     applyCustomer(member, input);
     announceProfile(this.em, member);
     announceCustomerUpdated(this.em, before, member);
-    await this.flush('code');
+    await this.flush('code', emailTaken);
     return member;
   }
 
@@ -110,9 +124,10 @@ export class CustomerService {
     });
   }
 
-  private async assertEmailFree(email: string): Promise<void> {
-    const [{ taken }] = await this.em.execute('select exists (select 1 from auth.member where lower(email) = lower(?)) as taken', [email]);
-    if (taken) throw conflict(DUPLICATE_EMAIL, 'email');
+  /** 409 DUPLICATE on `email` when a member has the address, or what `taken` makes. */
+  private async assertEmailFree(email: string, taken = duplicateEmail): Promise<void> {
+    const [row] = await this.em.execute('select exists (select 1 from auth.member where lower(email) = lower(?)) as taken', [email]);
+    if (row.taken) throw taken();
   }
 
   private async chatappIdentity(code: string) {
@@ -124,17 +139,19 @@ export class CustomerService {
     }
   }
 
-  /** Flushes; a race on a unique value (e-mail, chat-app identity) is the same 409 as the check before it. */
-  private async flush(chatappField: string): Promise<void> {
+  /** Flushes; a race on a unique value (e-mail, chat-app identity) is the same failure as the check before it. */
+  private async flush(chatappField: string, emailTaken = duplicateEmail): Promise<void> {
     try {
       await this.em.flush();
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
-      if (String(error.message).includes('member_email_lower_uniq')) throw conflict(DUPLICATE_EMAIL, 'email');
+      if (String(error.message).includes('member_email_lower_uniq')) throw emailTaken();
       throw conflict(DUPLICATE_CHATAPP, chatappField);
     }
   }
 }
+
+const duplicateEmail = (): AppError => conflict(DUPLICATE_EMAIL, 'email');
 
 /** The v1 fields onto the member: absent fields stay, null clears one (the name is never cleared). */
 function applyCustomer(member: Member, input: CustomerFieldsInput & { name?: string }): void {

@@ -149,11 +149,9 @@ export class BookingService {
     });
   }
 
-  /** One booking: a customer sees its own only (another's is 404). */
+  /** One booking: a customer sees its own only (another's is 403). */
   async get(id: string, caller: Principal): Promise<Booking> {
-    const booking = UUID.test(id) ? await this.em.findOne(Booking, { id }) : null;
-    if (!booking || (caller.kind === 'member' && booking.memberId !== caller.id.toLowerCase())) throw notFound('Booking', id);
-    return booking;
+    return reachable(UUID.test(id) ? await this.em.findOne(Booking, { id }) : null, id, caller);
   }
 
   /** Bookings, latest slot first; a customer token lists its own only. */
@@ -253,12 +251,10 @@ export class BookingService {
     return em.findOneOrFail(Venue, { id: venueId }, { refresh: true });
   }
 
-  /** The booking, row-locked; 404 for what is no booking or (for a customer) another's. */
+  /** The booking, row-locked; 404 for what is no booking, 403 for a customer's reach into another's. */
   private async lockBooking(em: EntityManager, id: string, caller: Principal): Promise<Booking> {
     const rows = UUID.test(id) ? await em.execute(`select id from booking.booking where id = ? for update`, [id]) : [];
-    const booking = rows.length ? await em.findOneOrFail(Booking, { id }, { refresh: true }) : null;
-    if (!booking || (caller.kind === 'member' && booking.memberId !== caller.id.toLowerCase())) throw notFound('Booking', id);
-    return booking;
+    return reachable(rows.length ? await em.findOneOrFail(Booking, { id }, { refresh: true }) : null, id, caller);
   }
 
   private announce(em: EntityManager, type: string, booking: Booking, venueName: string, extra: Partial<BookingChanged> = {}): void {
@@ -278,6 +274,16 @@ export class BookingService {
     };
     recordEvent(em, type, payload, { aggregateId: booking.memberId });
   }
+}
+
+/**
+ * The booking as the caller may reach it: 404 when there is none; a customer token reaching another
+ * customer's booking is 403 (CONTRACT-v1 section 2, as for other customers' records), never its data.
+ */
+function reachable(booking: Booking | null, id: string, caller: Principal): Booking {
+  if (!booking) throw notFound('Booking', id);
+  if (caller.kind === 'member' && booking.memberId !== caller.id.toLowerCase()) throw forbidden("A customer token reaches only the customer's own bookings");
+  return booking;
 }
 
 /** The changeable fields' checks (shared by create and update). */

@@ -5,4 +5,9 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @ObjectType('Member')
 export class MemberReference {
   @Field(() => ID) id: string;
+
+  /** Auth's projection of the member's tier (the entry tier its creation promised), asked for by `tier`. */
+  @Directive('@external')
+  @Field(() => ID, { nullable: true })
+  projectedTierId?: string | null;
 }

@@ -11,7 +11,7 @@ import { IdempotencyArgs } from '../types/point.types';
 @Resolver()
 export class AwardResolver {
   @Authorized(POINT.permissions.manage)
-  @Mutation(() => PointTransaction, { description: "Awards whole points to a member (404 for an unknown member); a repeat of the award's transactionId for the member returns the first entry" })
+  @Mutation(() => PointTransaction, { description: "Awards whole points to a member (404 for an unknown member); a repeat of the award's transactionId for the member by the same caller returns the first entry" })
   awardPoints(@Arg('input') input: PointAwardInput, @Args() { idempotencyKey }: IdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
     return ctx.services.awards.award(input, caller, idempotencyKey, ctx.requestId);
   }

@@ -22,8 +22,8 @@ interface Award {
 /**
  * Awards of whole points to known members (the v1 surface): one at a time, with the caller's
  * transaction id making a repeat return the first entry, or in batches whose rows succeed or fail
- * each on its own. The Idempotency-Key of a request is passed down and deduplicated here, in the
- * transaction of the award, per caller.
+ * each on its own. The Idempotency-Key of a request and the award's transaction id are deduplicated
+ * here, in the transaction of the award, per caller: one partner's ids mean nothing to another's.
  */
 export class AwardService {
   constructor(
@@ -37,7 +37,7 @@ export class AwardService {
     const memberId = input.memberId.toLowerCase();
     if (!(await this.members.known([memberId], requestId)).has(memberId)) throw notFound('Member', input.memberId);
     return this.em.transactional(async (em) => {
-      const { id } = await onceForKey(em, `award:${caller.kind}:${caller.id}`, idempotencyKey, input, () => this.awardOnce(em, { ...input, memberId }));
+      const { id } = await onceForKey(em, `award:${callerKey(caller)}`, idempotencyKey, input, () => this.awardOnce(em, { ...input, memberId }, caller));
       return em.findOneOrFail(PointTransaction, { id });
     });
   }
@@ -50,7 +50,7 @@ export class AwardService {
    * concurrent twin or a retry after a crash awards each row at most once and answers the same entries.
    */
   async awardBatch(input: PointBatchAwardInput, caller: Principal, idempotencyKey?: string, requestId?: string, logger?: Logger): Promise<PointBatchAwardOutcome> {
-    const scope = `award-batch:${caller.kind}:${caller.id}`;
+    const scope = `award-batch:${callerKey(caller)}`;
     if (idempotencyKey) await this.em.fork().transactional((em) => onceForKey(em, scope, idempotencyKey, input, async () => 'batch'));
     const rows = input.awards.map((row) => ({ ...row, memberId: row.memberId.toLowerCase() }));
     const known = await this.members.known(rows.map((row) => row.memberId), requestId);
@@ -123,8 +123,12 @@ export class AwardService {
     return chunk.map(({ index }) => awarded.get(index) ?? earlier.get(index)!);
   }
 
-  /** One award in the caller's transaction; a transaction id already awarded to the member returns its entry. */
-  private async awardOnce(em: EntityManager, award: Award): Promise<string> {
+  /**
+   * One award in the caller's transaction; a transaction id the same caller already awarded to the
+   * member returns its entry. Another caller's same id is another award (its own entry, reason and
+   * metadata): partners choose their ids independently, and never see each other's entries.
+   */
+  private async awardOnce(em: EntityManager, award: Award, caller: Principal): Promise<string> {
     const earn = async () => {
       const entry = await this.ledger.earn(em, {
         memberId: award.memberId,
@@ -138,9 +142,12 @@ export class AwardService {
     };
     if (!award.transactionId) return earn();
     const reference = { memberId: award.memberId, transactionId: award.transactionId };
-    return (await onceForKey(em, `award-reference:${award.memberId}`, award.transactionId, reference, earn)).id;
+    return (await onceForKey(em, `award-reference:${callerKey(caller)}:${award.memberId}`, award.transactionId, reference, earn)).id;
   }
 }
+
+/** Whose ids and keys a deduplication scope holds: the credential's subject (a staff member, an API key, a service). */
+const callerKey = (caller: Principal): string => `${caller.kind}:${caller.id}`;
 
 const pending = (row: PointBatchAwardRow): PointAwardResult => ({ memberId: row.memberId, success: false, transactionId: null, error: null });
 const failure = (row: PointBatchAwardRow, code: string, message: string): PointAwardResult => ({ memberId: row.memberId, success: false, transactionId: null, error: { code, message } });

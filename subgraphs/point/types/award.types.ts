@@ -13,7 +13,7 @@ export class PointAwardInput {
   @Field(() => ID) @IsString() @MaxLength(64) memberId: string;
   @Field(() => Int) @IsInt() @Min(1) @Max(MAX_AWARD_POINTS) points: number;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(1000) reason?: string;
-  @Field(() => String, { nullable: true, description: "The caller's own id of what the award is for: a second award of it to the member returns the first entry" })
+  @Field(() => String, { nullable: true, description: "The caller's own id of what the award is for: a second award of it to the member by the same caller returns the first entry (another caller's same id is its own award)" })
   @IsOptional()
   @IsString()
   @MinLength(1)

@@ -23,11 +23,14 @@ for (const cidr of [
   NON_PUBLIC.addSubnet(network, Number(prefix), 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48],
+  ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible forms (`::7f00:1` is 127.0.0.1)
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): `::ffff:0:7f00:1`
+  ['64:ff9b:1::', 48], // local-use IPv4/IPv6 translation
   ['100::', 64],
+  ['2001::', 32], // Teredo: the client's IPv4 address, obfuscated, reached through a relay
+  ['2001:2::', 48], // benchmarking
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4: an IPv4 address in bits 16 to 48, reached through a relay
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10],
@@ -36,24 +39,36 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether an IP address is publicly routable (IPv4-mapped and -compatible IPv6 addresses judged by their IPv4 part). */
+/**
+ * Whether an IP address is publicly routable. IPv6 forms that carry an IPv4 address the connection goes
+ * to are judged by that address: IPv4-mapped (`::ffff:a.b.c.d`) and the NAT64 well-known prefix
+ * (`64:ff9b::a.b.c.d`, what DNS64 answers for every IPv4-only host on an IPv6-only network). The other
+ * forms that embed one (IPv4-compatible, IPv4-translated, 6to4, Teredo) are obsolete or relayed: refused
+ * whole, whatever they embed.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !NON_PUBLIC.check(address, 'ipv4');
   if (family !== 6) return false;
-  const mapped = /^(?:::ffff:|::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (mapped) {
-    const v4 = mapped.length === 2 ? mapped[1] : hexPairToIpv4(mapped[1], mapped[2]);
-    return !NON_PUBLIC.check(v4, 'ipv4');
-  }
-  return !NON_PUBLIC.check(address, 'ipv6');
+  const groups = ipv6Groups(address).map((group) => group.toString(16));
+  if (CARRYING_IPV4.includes(groups.slice(0, 6).join(':'))) return !NON_PUBLIC.check(ipv4Of(groups[6], groups[7]), 'ipv4');
+  return !NON_PUBLIC.check(groups.join(':'), 'ipv6');
 }
 
-function hexPairToIpv4(high: string, low: string): string {
-  const h = parseInt(high, 16);
-  const l = parseInt(low, 16);
-  return [h >> 8, h & 255, l >> 8, l & 255].join('.');
+/** The /96 prefixes whose last 32 bits are the IPv4 address connected to: IPv4-mapped and NAT64's well-known prefix. */
+const CARRYING_IPV4 = ['0:0:0:0:0:ffff', '64:ff9b:0:0:0:0'];
+
+/** The eight 16-bit groups of an IPv6 address (`isIP` said it is one): `::` expanded, a dotted IPv4 tail as two groups, a zone dropped. */
+function ipv6Groups(address: string): number[] {
+  const text = address.replace(/%.*$/, '').replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head, tail] = text.split('::');
+  const groups = (part: string) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  if (tail === undefined) return groups(head);
+  const [before, after] = [groups(head), groups(tail)];
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
+
+const ipv4Of = (high: string, low: string): string => [parseInt(high, 16), parseInt(low, 16)].flatMap((group) => [group >> 8, group & 255]).join('.');
 
 const resolveAll = (host: string): Promise<string[]> =>
   new Promise((resolve, reject) => lookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses.map((entry) => entry.address)))));
