@@ -372,7 +372,8 @@ describe('POST /reward-codes/:id/use', () => {
     expect((await use(code.id, code.code, owner.token)).status).toBe(403);
     const key = await platform.api('POST', '/auth/api/services/generate-api-key', {
       token: admin.token,
-      body: { name: unique('pos'), roleId: await platform.roleId('marketing') },
+      // A key that may write holds reward:manage; still it is no staff member.
+      body: { name: unique('pos'), roleId: await platform.roleId('marketing'), scopes: ['read', 'write'] },
     });
     const service = await platform.api('POST', '/auth/api/services/get-access-token', { body: { apiKey: key.body.data.apiKey } });
     const byService = await use(code.id, code.code, service.body.data.accessToken);
