@@ -36,7 +36,7 @@ async function created(method: string, path: string, body: unknown): Promise<str
 const FIXTURES: Record<string, () => Promise<string>> = {
   customers: () => created('post', '/api/v1/customers', { name: unique('Customer ') }),
   transactions: async () => created('post', '/api/v1/transactions', { customer_id: await FIXTURES.customers(), amount: 100 }),
-  webhooks: () => created('post', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+  webhooks: () => created('post', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['customer.deleted'] }),
   venues: () => created('post', '/api/v1/venues', { name: unique('Venue '), type: 'restaurant', capacity: 10, ...OPEN_ALL_DAY }),
   bookings: async () =>
     created('post', '/api/v1/bookings', { customer_id: await FIXTURES.customers(), venue_id: await FIXTURES.venues(), type: 'table', ...slotSoon(), duration: 5, guests: 2 }),
@@ -178,7 +178,8 @@ async function probesOf(schema: Schema): Promise<Probe[]> {
   const bases = await Promise.all((alternatives.length > 0 ? alternatives : [[]]).map((_alternative, index) => validValue(schema, undefined, index) as Promise<Record<string, unknown>>));
   const alternativeOf = (key: Segment) => Math.max(0, alternatives.findIndex((alternative) => alternative.includes(String(key))));
   const baseFor = (key: Segment) => bases[alternativeOf(key)];
-  const probes: Probe[] = [];
+  // The valid body itself: whatever it is answered (a body valid by the schema may still break a rule between fields), the answer is documented.
+  const probes: Probe[] = [{ what: 'valid by the description', body: bases[0], fields: [], refused: false }];
   for (const { path, schema: property, parent } of propertiesOf(schema)) {
     const field = fieldName(path);
     const key = path[path.length - 1];
