@@ -4,6 +4,7 @@ import { Principal } from '../core/auth/principal';
 import { FieldError } from '../core/errors';
 import { Envelope } from './envelope';
 import { UploadField, Uploads } from './uploads';
+import type { V1Failure } from './v1/failures';
 import type { V1RouteDoc } from './v1/openapi';
 import { V1Scope } from './v1/scopes';
 
@@ -99,9 +100,10 @@ export interface Route {
   /**
    * The route's own v1 failures: what the platform's failure (status, message, field errors, `data`)
    * answers on this route, such as a 422 business rule (`INSUFFICIENT_POINTS`); undefined keeps the
-   * usual mapping. Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
+   * usual mapping. It declares the codes it answers, which the OpenAPI description lists (`declaredFailure`).
+   * Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
    */
-  v1Failure?: (failure: V1PlatformFailure) => V1RouteFailure | undefined;
+  v1Failure?: V1Failure;
   /** Answers 302 to the URL this gives of the payload instead of a body (a tracked link). */
   redirect?: (payload: unknown) => string;
   /** What the OpenAPI description (`/api/v1/openapi.json`) says of a v1 route beyond what the rest of its entry tells. */

@@ -162,16 +162,6 @@ export const V1_ANALYTICS_ROUTES: Route[] = [
     scope: ['analytics', 'write'],
     doc: {
       summary: 'Asks for a CSV report; a job writes it (GET the report for its status and download_url); needs the analytics and write scopes',
-      body: object(
-        {
-          type: oneOf('customers', 'points', 'transactions', 'campaigns', 'rewards'),
-          format: oneOf('csv'),
-          date_from: dateQuery('rows from this day or time'),
-          date_to: dateQuery('rows up to this day (a bare date covers its day) or time'),
-          filters: object({ segment_id: id({ description: "only the segment's members" }) }),
-        },
-        ['type'],
-      ),
       response: REPORT,
     },
   },

@@ -43,9 +43,9 @@ export const V1_AUTH_ROUTES: Route[] = [
     unauthenticated: 'INVALID_CODE',
     doc: {
       summary: 'Sign a customer in with a chat-app login code',
-      body: CHATAPP_CODE_BODY,
+      bodyVariables: CHATAPP_CODE_BODY,
       response: ref('ChatappLogin'),
-      errors: { 503: 'SERVICE_UNAVAILABLE: the chat-app provider did not answer' },
+      errors: { 503: { SERVICE_UNAVAILABLE: 'the chat-app provider did not answer' } },
     },
     variables: ({ body }) => ({ code: body.code, appId: body.appId }),
     payload: ({ chatappLogin }) => chatappLoginOf(chatappLogin as MemberLoginRecord),

@@ -1,30 +1,37 @@
 import { Route } from '../route';
 import { bookingFailure, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
 import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, date, dateQuery, id, integer, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { BOOKING_TYPES } from '../../subgraphs/booking/entities/booking';
+import { VENUE_TYPES } from '../../subgraphs/booking/entities/venue';
+import { MAX_DURATION, MAX_GUESTS, MAX_REQUESTS } from '../../subgraphs/booking/services/booking.service';
+import { TIME as SLOT_TIME } from '../../subgraphs/booking/services/slots';
+import { MAX_CAPACITY } from '../../subgraphs/booking/services/venue.service';
+import { arrayOf, boolean, date, id, integer, matching, NOT_BLANK, nullable, object, oneOf, ref, string } from '../v1/openapi-schemas';
 
 const VENUES = `${V1_BASE}/venues`;
 const BOOKINGS = `${V1_BASE}/bookings`;
-const TIME = string({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM' });
-const BOOKING_TYPE = oneOf('table', 'slot', 'ticket');
+const TIME = matching(SLOT_TIME, { description: 'HH:MM' });
+const BOOKING_TYPE = oneOf(...BOOKING_TYPES);
 const VENUE = ref('Venue');
 const BOOKING = ref('Booking');
 
-const VENUE_BODY = (required: string[]) =>
+/** A venue to create, or what to change of one (a field left out stays; `address` and `phone` null clear). */
+const VENUE_BODY = (creating: boolean) =>
   object(
     {
-      name: string({ maxLength: 200 }),
-      type: oneOf('restaurant', 'event', 'service'),
-      address: string({ maxLength: 500 }),
-      phone: string(),
-      capacity: integer({ minimum: 1, description: 'Guests per slot' }),
+      name: string({ ...NOT_BLANK, maxLength: 200 }),
+      type: oneOf(...VENUE_TYPES),
+      address: nullable(string({ maxLength: 500 })),
+      phone: nullable(string({ pattern: '^\\+?[0-9 ()-]{3,32}$' })),
+      capacity: integer({ minimum: 1, maximum: MAX_CAPACITY, description: 'Guests per slot' }),
       opening_time: TIME,
       closing_time: TIME,
-      slot_minutes: integer({ minimum: 5, maximum: 1440, default: 60 }),
+      slot_minutes: creating ? nullable(integer({ minimum: 5, maximum: 1440, default: 60, description: 'null: 60' })) : integer({ minimum: 5, maximum: 1440 }),
     },
-    required,
+    creating ? ['name', 'type', 'capacity', 'opening_time', 'closing_time'] : [],
   );
-const NO_AVAILABILITY = { 422: 'NO_AVAILABILITY: a slot is full, the time is no slot start, the booking ends after closing, or the slot has started' };
+const SPECIAL_REQUESTS = nullable(string({ maxLength: MAX_REQUESTS }));
+const NO_AVAILABILITY = { 422: { NO_AVAILABILITY: 'a slot is full, the time is no slot start, the booking ends after closing, or the slot has started' } };
 
 /**
  * Venues (CONTRACT-v1 section 5: management needs `admin`; anyone with `read`, customers too, lists them)
@@ -38,7 +45,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     envelope: 'v1',
     status: 201,
     scope: 'admin',
-    doc: { summary: 'Creates a venue: slots every slot_minutes from opening to closing time, capacity guests each', body: VENUE_BODY(['name', 'type', 'capacity', 'opening_time', 'closing_time']), response: VENUE },
+    doc: { summary: 'Creates a venue: slots every slot_minutes from opening to closing time, capacity guests each', body: VENUE_BODY(true), response: VENUE },
     variables: ({ body }) => ({ input: venueInputOf(body) }),
   },
   {
@@ -48,7 +55,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     envelope: 'v1',
     scope: 'admin',
     notFound: 'VENUE_NOT_FOUND',
-    doc: { summary: 'Changes a venue (opening hours and slot length: 409 INVALID_STATE while it has upcoming bookings)', body: VENUE_BODY([]), response: VENUE },
+    doc: { summary: 'Changes a venue (opening hours and slot length: 409 INVALID_STATE while it has upcoming bookings)', body: VENUE_BODY(false), response: VENUE },
     variables: ({ params, body }) => ({ id: params.id, input: venueInputOf(body) }),
   },
   {
@@ -92,7 +99,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     notFound: 'VENUE_NOT_FOUND',
     doc: {
       summary: 'Free places per slot and service day (default today and the next 6 days; at most 31 days)',
-      query: { date_from: dateQuery('first service day (YYYY-MM-DD)'), date_to: dateQuery('last service day (YYYY-MM-DD)'), type: BOOKING_TYPE },
+      query: { date_from: date({ description: 'first service day' }), date_to: date({ description: 'last service day' }), type: BOOKING_TYPE },
       response: object({
         venue_id: id(),
         availability: arrayOf(object({ date: date(), slots: arrayOf(object({ time: TIME, available: integer({ description: 'free places; 0 once started' }), capacity: integer() })) })),
@@ -113,14 +120,14 @@ export const V1_BOOKING_ROUTES: Route[] = [
       summary: 'Books guests places in every slot the duration covers (status confirmed, a check-in code and its QR image); a customer token books for itself',
       body: object(
         {
-          customer_id: id(),
-          venue_id: id(),
+          customer_id: id({ minLength: 1 }),
+          venue_id: id({ minLength: 1 }),
           type: BOOKING_TYPE,
           date: date({ description: 'the service day' }),
           time: TIME,
-          duration: integer({ minimum: 1, maximum: 1440, description: 'minutes (default the venue slot)' }),
-          guests: integer({ minimum: 1 }),
-          special_requests: string({ maxLength: 1000 }),
+          duration: nullable(integer({ minimum: 1, maximum: MAX_DURATION, description: 'minutes (left out or null: the venue slot)' })),
+          guests: integer({ minimum: 1, maximum: MAX_GUESTS }),
+          special_requests: SPECIAL_REQUESTS,
         },
         ['customer_id', 'venue_id', 'type', 'date', 'time', 'guests'],
       ),
@@ -139,7 +146,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     customer: 'self',
     doc: {
       summary: 'Bookings, latest service day first (a customer token: its own); date_to before date_from is 400',
-      query: { customer_id: id(), venue_id: id(), status: oneOf('pending', 'confirmed', 'cancelled', 'completed'), date_from: dateQuery('service days from (YYYY-MM-DD)'), date_to: dateQuery('service days to (YYYY-MM-DD)') },
+      query: { customer_id: id(), venue_id: id(), status: oneOf('pending', 'confirmed', 'cancelled', 'completed'), date_from: date({ description: 'service days from' }), date_to: date({ description: 'service days to' }) },
       response: BOOKING,
     },
     payload: ({ bookings }) => ({ ...bookings, data: bookings.data.map((booking: BookingRecord) => bookingOf(booking)) }),
@@ -163,7 +170,11 @@ export const V1_BOOKING_ROUTES: Route[] = [
     notFound: 'BOOKING_NOT_FOUND',
     doc: {
       summary: 'Changes a confirmed booking; its places move in one transaction, capacity checked again (409 INVALID_STATE once checked in, cancelled or completed)',
-      body: object({ date: date(), time: TIME, duration: integer({ minimum: 1, maximum: 1440 }), guests: integer({ minimum: 1 }), special_requests: string({ maxLength: 1000 }) }),
+      body: object(
+        { date: nullable(date()), time: nullable(TIME), duration: nullable(integer({ minimum: 1, maximum: MAX_DURATION })), guests: nullable(integer({ minimum: 1, maximum: MAX_GUESTS })), special_requests: SPECIAL_REQUESTS },
+        [],
+        { description: 'A field left out or null stays as it is' },
+      ),
       response: BOOKING,
       errors: NO_AVAILABILITY,
     },
@@ -178,7 +189,7 @@ export const V1_BOOKING_ROUTES: Route[] = [
     envelope: 'v1',
     customer: 'self',
     notFound: 'BOOKING_NOT_FOUND',
-    doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once checked in, cancelled or completed)', body: object({ reason: string({ maxLength: 1000 }) }), response: BOOKING },
+    doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once checked in, cancelled or completed)', body: object({ reason: nullable(string({ maxLength: MAX_REQUESTS })) }), response: BOOKING },
     variables: ({ params, body }) => ({ id: params.id, reason: body.reason }),
     payload: ({ cancelBooking }) => bookingOf(cancelBooking as BookingRecord),
     v1Failure: bookingFailure,
@@ -192,9 +203,9 @@ export const V1_BOOKING_ROUTES: Route[] = [
     notFound: 'BOOKING_NOT_FOUND',
     doc: {
       summary: 'Checks a confirmed booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES (default 30) before it starts until it ends (409 INVALID_STATE when cancelled, completed or already checked in)',
-      body: object({ check_in_code: string() }, ['check_in_code']),
+      body: object({ check_in_code: string(NOT_BLANK) }, ['check_in_code']),
       response: BOOKING,
-      errors: { 422: 'INVALID_CHECK_IN_CODE: the code is not the booking\'s; NOT_ELIGIBLE: outside the check-in window' },
+      errors: { 422: { INVALID_CHECK_IN_CODE: 'the code is not the booking\'s', NOT_ELIGIBLE: 'outside the check-in window' } },
     },
     variables: ({ params, body }) => ({ id: params.id, checkInCode: body.checkInCode }),
     payload: ({ checkInBooking }) => bookingOf(checkInBooking as BookingRecord),

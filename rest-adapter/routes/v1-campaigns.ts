@@ -1,25 +1,52 @@
 import { Route } from '../route';
 import { campaignFailure } from '../v1/campaigns';
 import { V1_BASE } from '../v1/envelope';
-import { arrayOf, dateQuery, id, integer, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
+import { CAMPAIGN_TYPES } from '../../subgraphs/campaign/entities/campaign';
+import { MAX_AMOUNT, MAX_NAME, MAX_TEXT } from '../../subgraphs/campaign/services/campaign-input';
+import { arrayOf, dateOrTimestamp, dateQuery, id, integer, NOT_BLANK, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
 
 const BASE = `${V1_BASE}/campaigns`;
 
+const WHOLE = { minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const CAMPAIGN_FIELDS = {
-  name: string({ minLength: 1, maxLength: 200 }),
-  description: nullable(string({ maxLength: 5000 })),
-  type: oneOf('promotion', 'challenge', 'event'),
-  start_date: dateQuery('ISO 8601 timestamp or YYYY-MM-DD'),
-  end_date: dateQuery('ISO 8601 timestamp or YYYY-MM-DD (a bare date: the end of that day, UTC); after start_date'),
+  name: string({ ...NOT_BLANK, maxLength: MAX_NAME }),
+  description: nullable(string({ maxLength: MAX_TEXT })),
+  type: oneOf(...CAMPAIGN_TYPES),
+  start_date: dateOrTimestamp({ description: 'ISO 8601 timestamp or YYYY-MM-DD' }),
+  end_date: dateOrTimestamp({ description: 'ISO 8601 timestamp or YYYY-MM-DD (a bare date: the end of that day, UTC); after start_date' }),
   target_segment_id: nullable(id({ description: 'a live segment' })),
-  reward: nullable(object({ type: oneOf('points', 'reward'), value: { anyOf: [integer({ minimum: 1 }), string()] }, unit: nullable(string()) }, ['type', 'value'])),
-  rules: object({ min_purchase: nullable(number({ exclusiveMinimum: 0 })), max_uses: nullable(integer({ minimum: 1 })), per_customer_limit: nullable(integer({ minimum: 1, default: 1 })) }),
-  content: nullable(object({ banner: nullable(string()), terms: nullable(string()) })),
+  reward: nullable(
+    object(
+      {
+        type: oneOf('points', 'reward'),
+        value: { anyOf: [integer({ minimum: 1, maximum: MAX_AMOUNT, description: 'points' }), string({ minLength: 1, maxLength: 256, description: 'a reward id' })] },
+        unit: nullable(string({ description: 'points (of points), anything of a reward' })),
+      },
+      ['type', 'value'],
+      { additionalProperties: false },
+    ),
+  ),
+  rules: nullable(
+    object(
+      {
+        min_purchase: nullable(number({ exclusiveMinimum: 0, maximum: MAX_AMOUNT, description: 'at most 2 decimals' })),
+        max_uses: nullable(integer(WHOLE)),
+        per_customer_limit: nullable(integer({ ...WHOLE, default: 1 })),
+      },
+      [],
+      { additionalProperties: false, description: 'a key null (or rules null): its default (none, none, 1)' },
+    ),
+  ),
+  content: nullable(object({ banner: nullable(string({ maxLength: MAX_TEXT })), terms: nullable(string({ maxLength: MAX_TEXT })) }, [], { additionalProperties: false })),
 };
 const METRICS_FIELDS = { participants: integer(), conversions: integer(), conversion_rate: number({ description: '0 to 1' }), revenue: number(), average_order_value: number() };
 const METRICS = object(METRICS_FIELDS, Object.keys(METRICS_FIELDS));
 const CREATED = object({ id: id(), name: string(), status: oneOf('draft'), created_at: timestamp() }, ['id', 'name', 'status', 'created_at']);
-const JOIN_ERRORS = 'Refusals: 422 CAMPAIGN_NOT_ACTIVE (not active or outside its window), NOT_ELIGIBLE (not in the target segment, or per_customer_limit reached), CAMPAIGN_FULL (max_uses completions); 409 ALREADY_JOINED';
+const JOIN_RULES = {
+  CAMPAIGN_NOT_ACTIVE: 'the campaign is not active, or outside its window',
+  NOT_ELIGIBLE: 'the customer is not in the target segment, or has joined per_customer_limit times',
+  CAMPAIGN_FULL: 'max_uses completions reached',
+};
 
 /**
  * Part 3 campaigns (CONTRACT-v1 sections 2 and 5): writes need `write` and campaign:manage (marketing,
@@ -69,7 +96,7 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
     doc: {
       summary:
         'Changes some fields of a draft or active campaign (409 INVALID_STATE once ended); fields left out stay, `rules` keys left out stay and a null one clears it (to its default), other body fields (`status`) are ignored',
-      body: object(CAMPAIGN_FIELDS),
+      body: object(CAMPAIGN_FIELDS, [], { description: 'A field left out stays' }),
       response: ref('Campaign'),
     },
   },
@@ -97,7 +124,7 @@ export const V1_CAMPAIGN_ROUTES: Route[] = [
     status: 201,
     customer: 'self',
     notFound: 'CAMPAIGN_NOT_FOUND',
-    doc: { summary: `Joins a customer to an active campaign (a customer token for itself). ${JOIN_ERRORS}`, body: object({ customer_id: id() }, ['customer_id']), response: ref('Participant') },
+    doc: { summary: 'Joins a customer to an active campaign (a customer token for itself)', body: object({ customer_id: id({ description: 'a customer token may leave it out (itself)' }) }, ['customer_id']), response: ref('Participant'), errors: { 422: JOIN_RULES } },
     variables: ({ params, body }) => ({ campaignId: params.id, customerId: body.customerId }),
     v1Failure: campaignFailure,
   },

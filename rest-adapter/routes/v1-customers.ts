@@ -116,9 +116,9 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     envelope: 'v1',
     doc: {
       summary: 'Link a chat-app identity to the customer',
-      body: CHATAPP_CODE_BODY,
+      bodyVariables: CHATAPP_CODE_BODY,
       response: ref('Customer'),
-      errors: { 503: 'SERVICE_UNAVAILABLE: the chat-app provider did not answer' },
+      errors: { 503: { SERVICE_UNAVAILABLE: 'the chat-app provider did not answer' } },
     },
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',

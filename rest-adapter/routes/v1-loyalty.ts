@@ -5,8 +5,7 @@ import { V1_BASE } from '../v1/envelope';
 import { arrayOf, boolean, dateQuery, integer, JsonSchema, object, oneOf, ref, string } from '../v1/openapi-schemas';
 import { MAX_BATCH_AWARDS } from '../v1/awards';
 
-const CLAIM_BODY = object({ reward_id: string(), quantity: integer({ minimum: 1, default: 1 }) }, ['reward_id']);
-const CLAIM_ERRORS = { 422: 'INSUFFICIENT_POINTS, OUT_OF_STOCK or NOT_ELIGIBLE (tier, window, limit per customer, quota)' };
+const CLAIM_BODY = { reward_id: 'id', quantity: 'quantity' };
 const REDEMPTION = object({ customer_id: string(), reward_id: string(), quantity: integer(), points_redeemed: integer(), transaction_id: string(), claims: arrayOf(ref('Claim')) });
 
 /** Redeem and claim: the same claim of the reward service (idempotent, a customer for itself), answered each its own way. */
@@ -16,7 +15,7 @@ function claimRoute(path: string, summary: string, response: JsonSchema, payload
     path,
     operation: 'V1ClaimReward',
     envelope: 'v1',
-    doc: { summary, body: CLAIM_BODY, response, errors: CLAIM_ERRORS },
+    doc: { summary, bodyVariables: CLAIM_BODY, response },
     status: 201,
     idempotent: true,
     customer: { param: 'id' },
@@ -70,7 +69,7 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     envelope: 'v1',
     doc: {
       summary: 'Award points (a repeated `transaction_id` answers the first award and awards nothing)',
-      body: object({ points: integer({ minimum: 1 }), reason: string(), transaction_id: string(), metadata: object({}) }, ['points']),
+      input: { omit: ['memberId'] },
       response: ref('PointsTransaction'),
     },
     idempotent: true,
@@ -85,7 +84,7 @@ export const V1_LOYALTY_ROUTES: Route[] = [
     envelope: 'v1',
     doc: {
       summary: `Award points to up to ${MAX_BATCH_AWARDS} customers, each row on its own`,
-      body: object({ awards: arrayOf(object({ customer_id: string(), points: integer({ minimum: 1 }), reason: string() }, ['customer_id', 'points']), { minItems: 1, maxItems: MAX_BATCH_AWARDS }) }, ['awards']),
+      input: { rename: { memberId: 'customerId' } },
       response: ref('BatchAwardReport'),
     },
     scope: 'admin',

@@ -1,11 +1,15 @@
 import { Route } from '../route';
 import { V1_BASE } from '../v1/envelope';
 import { conflictOnField, notFoundByField } from '../v1/failures';
-import { arrayOf, boolean, id, integer, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { V1_CATEGORIES, V1_CHANNELS, V1_PRIORITIES } from '../../subgraphs/notification/entities/v1-notification';
+import { HHMM } from '../../subgraphs/notification/services/notification-preference.service';
+import { MAX_CUSTOMER_IDS, MAX_URL } from '../../subgraphs/notification/services/v1-notification.service';
+import { MAX_BODY, MAX_TITLE, MAX_VARIABLES, NAME, VARIABLE } from '../../subgraphs/notification/services/v1-template.service';
+import { arrayOf, boolean, id, integer, matching, NOT_BLANK, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
 
 const BASE = `${V1_BASE}/notifications`;
-const CHANNELS = ['in_app', 'chatapp_mini_program', 'sms', 'email'];
-const CATEGORIES = ['promotions', 'loyalty', 'transactions', 'campaigns'];
+const CHANNELS = V1_CHANNELS;
+const CATEGORIES = V1_CATEGORIES;
 
 const NOTIFICATION = object(
   {
@@ -15,7 +19,7 @@ const NOTIFICATION = object(
     image: nullable(string()),
     action_url: nullable(string({ description: 'As given; recipients get a tracked link to it' })),
     channel: oneOf(...CHANNELS),
-    priority: oneOf('low', 'normal', 'high'),
+    priority: oneOf(...V1_PRIORITIES),
     category: nullable(oneOf(...CATEGORIES)),
     template_name: nullable(string()),
     segment_id: nullable(id()),
@@ -38,18 +42,25 @@ const SENT = object(
   { notification_id: id(), status: oneOf('scheduled', 'sending'), total_recipients: integer({ description: "A segment's members now; final once sending ran" }), scheduled_at: nullable(timestamp()) },
   ['notification_id', 'status', 'total_recipients', 'scheduled_at'],
 );
+const URL = nullable(string({ format: 'uri', maxLength: MAX_URL, description: 'http(s)' }));
+const TITLE = string({ ...NOT_BLANK, maxLength: MAX_TITLE, description: 'Without a template only' });
+const BODY = string({ ...NOT_BLANK, maxLength: MAX_BODY, description: 'Without a template only' });
+const CHANNEL = oneOf(...CHANNELS);
+const TEMPLATE_NAME = string({ description: 'A template name: title and body come from it' });
+/** What a send says, and how: its own title, body and channel, or a template's (channel: the template's unless given). */
 const MESSAGE_FIELDS = {
-  title: string({ maxLength: 255, description: 'Required unless template' }),
-  body: string({ maxLength: 5000, description: 'Required unless template' }),
-  image: string({ format: 'uri' }),
-  action_url: string({ format: 'uri', description: 'Sent as a tracked link' }),
-  channel: oneOf(...CHANNELS),
-  priority: oneOf('low', 'normal', 'high'),
-  category: oneOf(...CATEGORIES),
-  schedule_at: string({ format: 'date-time', description: 'Absent: now' }),
-  template: string({ description: 'A template name: title and body come from it' }),
-  variables: object({}, [], { additionalProperties: true, description: "Every variable the template declares, and no other" }),
+  title: nullable(TITLE),
+  body: nullable(BODY),
+  image: URL,
+  action_url: { ...URL, description: 'Sent as a tracked link' },
+  channel: nullable(CHANNEL),
+  priority: nullable(oneOf(...V1_PRIORITIES)),
+  category: nullable(oneOf(...CATEGORIES)),
+  schedule_at: nullable(timestamp({ description: 'With a time zone, at most a year ahead; left out or null: now' })),
+  template: nullable(TEMPLATE_NAME),
+  variables: nullable(object({}, [], { additionalProperties: { type: ['string', 'number', 'boolean'] }, description: 'With a template: every variable it declares, and no other' })),
 };
+const MESSAGE = { anyOf: [{ required: ['title', 'body', 'channel'], properties: { title: TITLE, body: BODY, channel: CHANNEL } }, { required: ['template'], properties: { template: TEMPLATE_NAME } }] };
 const TEMPLATE = object(
   { id: id(), name: string(), title: string(), body: string(), channel: oneOf(...CHANNELS), variables: arrayOf(string()), created_at: timestamp(), updated_at: timestamp() },
   ['id', 'name', 'title', 'body', 'channel', 'variables', 'created_at'],
@@ -64,7 +75,6 @@ const PREFERENCES = object(
   },
   ['customer_id', 'channels', 'categories', 'quiet_hours'],
 );
-const SEND_ERRORS = { 404: 'TEMPLATE_NOT_FOUND for an unknown template' };
 /** The template's variables are the caller's own names: passed as sent, not camel-cased. */
 const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBody?: Record<string, unknown> }) => ({
   input: { ...body, ...(rawBody?.variables !== undefined ? { variables: rawBody.variables } : {}) },
@@ -89,9 +99,8 @@ export const V1_NOTIFICATION_ROUTES: Route[] = [
     variables: sendVariables,
     doc: {
       summary: 'Sends a notification to customers, now or at schedule_at (202: the job sends it in batches)',
-      body: object({ customer_ids: arrayOf(id(), { minItems: 1, maxItems: 10000 }), ...MESSAGE_FIELDS }, ['customer_ids']),
+      body: object({ customer_ids: arrayOf(id({ format: 'uuid' }), { minItems: 1, maxItems: MAX_CUSTOMER_IDS }), ...MESSAGE_FIELDS }, ['customer_ids'], MESSAGE),
       response: SENT,
-      errors: SEND_ERRORS,
     },
   },
   {
@@ -106,9 +115,8 @@ export const V1_NOTIFICATION_ROUTES: Route[] = [
     variables: sendVariables,
     doc: {
       summary: "Sends a notification to a segment's members (resolved when sending begins), now or at schedule_at",
-      body: object({ segment_id: id(), ...MESSAGE_FIELDS }, ['segment_id']),
+      body: object({ segment_id: id({ minLength: 1 }), ...MESSAGE_FIELDS }, ['segment_id'], MESSAGE),
       response: SENT,
-      errors: SEND_ERRORS,
     },
   },
   {
@@ -138,7 +146,16 @@ export const V1_NOTIFICATION_ROUTES: Route[] = [
     v1Failure: conflictOnField('DUPLICATE'),
     doc: {
       summary: 'Creates a template; every {{variable}} of title and body must be declared in variables (409 DUPLICATE on a name in use)',
-      body: object({ name: string(), title: string({ maxLength: 255 }), body: string({ maxLength: 5000 }), channel: oneOf(...CHANNELS), variables: arrayOf(string()) }, ['name', 'title', 'body', 'channel']),
+      body: object(
+        {
+          name: matching(NAME, { description: 'letters, digits, ".", "-" or "_"' }),
+          title: string({ ...NOT_BLANK, maxLength: MAX_TITLE }),
+          body: string({ ...NOT_BLANK, maxLength: MAX_BODY }),
+          channel: oneOf(...CHANNELS),
+          variables: nullable(arrayOf(matching(VARIABLE), { maxItems: MAX_VARIABLES, uniqueItems: true })),
+        },
+        ['name', 'title', 'body', 'channel'],
+      ),
       response: TEMPLATE,
     },
   },
@@ -181,11 +198,21 @@ export const V1_NOTIFICATION_ROUTES: Route[] = [
     variables: ({ params, body }) => ({ customerId: params.id, input: body }),
     doc: {
       summary: "Changes some notification preferences (the customer itself, or an admin on the customer's request); absent keys stay",
-      body: object({
-        channels: object({ chatapp: boolean(), sms: boolean(), email: boolean() }),
-        categories: object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }),
-        quiet_hours: object({ enabled: boolean(), start: string(), end: string(), timezone: nullable(string()) }),
-      }),
+      body: object(
+        {
+          channels: nullable(object({ chatapp: boolean(), sms: boolean(), email: boolean() }, [], { additionalProperties: false })),
+          categories: nullable(object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }, [], { additionalProperties: false })),
+          quiet_hours: nullable(
+            object(
+              { enabled: boolean(), start: matching(HHMM, { description: 'HH:MM' }), end: matching(HHMM, { description: 'HH:MM' }), timezone: nullable(string({ maxLength: 64, description: 'IANA time zone; null: UTC' })) },
+              [],
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        [],
+        { description: 'A key left out (or a group null) stays as it is' },
+      ),
       response: PREFERENCES,
     },
   },

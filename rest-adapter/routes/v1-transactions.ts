@@ -1,6 +1,6 @@
 import { Route } from '../route';
 import { V1_BASE } from '../v1/envelope';
-import { dateQuery, id, number, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { dateQuery, id, oneOf, ref, string } from '../v1/openapi-schemas';
 import { InteractionRecord, interactionOf, interactionVariables, PurchaseRecord, transactionIdOf, transactionListVariables, transactionOf } from '../v1/transactions';
 
 const BASE = `${V1_BASE}/transactions`;
@@ -33,7 +33,6 @@ export const V1_TRANSACTION_ROUTES: Route[] = [
     notFound: 'TRANSACTION_NOT_FOUND',
     doc: {
       summary: 'Refunds a transaction in part or in whole; its points are taken back in proportion (409 INVALID_STATE past what remains)',
-      body: object({ amount: number({ description: 'at most what is not yet refunded; all of it unless given', exclusiveMinimum: 0 }) }),
       response: ref('Transaction'),
     },
     variables: ({ params, body }) => ({ id: transactionIdOf(params), input: body }),

@@ -1,6 +1,8 @@
 import { Route } from '../route';
 import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, integer, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../subgraphs/webhook/event-types';
+import { MAX_URL, SECRET } from '../../subgraphs/webhook/services/webhook.service';
+import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
 
 const BASE = `${V1_BASE}/webhooks`;
 
@@ -32,7 +34,8 @@ const DELIVERY = object(
   },
   ['id', 'event_id', 'event_type', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'delivered_at'],
 );
-const EVENTS = arrayOf(string(), { description: 'Part 3 event types, or ["*"]', minItems: 1 });
+const EVENTS = arrayOf(oneOf(ALL_EVENTS, ...WEBHOOK_EVENT_TYPES), { description: 'Part 3 event types, or ["*"] alone', minItems: 1 });
+const URL = string({ format: 'uri', maxLength: MAX_URL, description: 'https, on a public host (http and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS)' });
 
 /** CONTRACT-v1 section 4, webhook management and the delivery log: admin scope, staff with webhook:manage (admin). */
 export const V1_WEBHOOK_ROUTES: Route[] = [
@@ -46,7 +49,7 @@ export const V1_WEBHOOK_ROUTES: Route[] = [
     credential: true,
     doc: {
       summary: 'Registers a webhook (https, a public host); the secret, generated unless given, is shown in full only in this answer',
-      body: object({ url: string({ format: 'uri' }), events: EVENTS, secret: string({ minLength: 16, maxLength: 256 }) }, ['url', 'events']),
+      body: object({ url: URL, events: EVENTS, secret: nullable(matching(SECRET, { description: '16 to 256 printable ASCII characters, no spaces; generated when left out or null' })) }, ['url', 'events']),
       response: WEBHOOK,
     },
   },
@@ -76,7 +79,7 @@ export const V1_WEBHOOK_ROUTES: Route[] = [
     notFound: 'WEBHOOK_NOT_FOUND',
     doc: {
       summary: 'Changes url, events or active: true re-activates (a failed webhook is sent its held deliveries), false switches it off (it receives and keeps nothing)',
-      body: object({ url: string({ format: 'uri' }), events: EVENTS, active: boolean() }),
+      body: object({ url: nullable(URL), events: nullable(EVENTS), active: nullable(boolean()) }, [], { description: 'A field left out or null stays as it is' }),
       response: WEBHOOK,
     },
   },

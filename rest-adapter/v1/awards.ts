@@ -1,5 +1,6 @@
 import { validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { declaredFailure } from './failures';
 import { customerIdOf } from './points';
 
 /** The most rows of one batch award (the point domain's MAX_BATCH_AWARDS; docs/decisions.md). */
@@ -32,11 +33,13 @@ export function batchAwardVariables(body: Record<string, unknown>): Record<strin
 }
 
 /** The point domain's row field `memberId` as the v1 caller spells it (`awards[2].customer_id`). */
-export function batchAwardFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
+function answerBatchAwardFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
   if (failure.status !== 400 || !failure.fieldErrors?.length) return undefined;
   const fieldErrors = failure.fieldErrors.map(({ field, message }) => ({ field: field.replace(/\.memberId$/, '.customerId'), message: message.replace(/memberId/g, 'customer_id') }));
   return { status: 400, code: 'VALIDATION_ERROR', message: failure.message, fieldErrors };
 }
+
+export const batchAwardFailure = declaredFailure({}, answerBatchAwardFailure);
 
 interface AwardResult {
   memberId: string;

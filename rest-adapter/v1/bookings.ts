@@ -1,5 +1,6 @@
 import { validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { declaredFailure } from './failures';
 import { customerOf, MemberRecord } from './customers';
 
 /** A booking as the booking subgraph answers it. */
@@ -54,10 +55,13 @@ export function venueListVariables(query: Record<string, unknown>): Record<strin
  * The booking domain's failures in v1: a refused rule (`data.rule`: NO_AVAILABILITY,
  * INVALID_CHECK_IN_CODE, NOT_ELIGIBLE) is 422 with that code; a 404 names what was not found (customer, venue).
  */
-export function bookingFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
+function answerBookingFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
   const rule = (failure.data as { rule?: string } | undefined)?.rule;
   if (failure.status === 400 && rule) return { status: 422, code: rule, message: failure.message };
   if (failure.status === 404 && /^Member\b/.test(failure.message)) return { status: 404, code: 'CUSTOMER_NOT_FOUND', message: 'Customer not found' };
   if (failure.status === 404 && /^Venue\b/.test(failure.message)) return { status: 404, code: 'VENUE_NOT_FOUND', message: failure.message };
   return undefined;
 }
+
+/** Its business rules (422) are each route's to declare. */
+export const bookingFailure = declaredFailure({ 404: { CUSTOMER_NOT_FOUND: 'no customer by customer_id', VENUE_NOT_FOUND: 'no venue by venue_id' } }, answerBookingFailure);

@@ -1,5 +1,6 @@
 import { FieldError, validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { declaredFailure } from './failures';
 import { customerIdOf } from './points';
 
 const STATUSES = ['available', 'used', 'expired'];
@@ -78,14 +79,19 @@ const RULE_BY_REFUSAL: Record<string, string> = {
   TIER_NOT_INCLUDED: 'NOT_ELIGIBLE',
   TIER_EXCLUDED: 'NOT_ELIGIBLE',
 };
-/** Which rule a refusal of several reasons answers: eligibility first, then stock, then points. */
-const PRECEDENCE = ['NOT_ELIGIBLE', 'OUT_OF_STOCK', 'INSUFFICIENT_POINTS'];
+/** The rules a refusal answers, in the order one of several reasons is chosen: eligibility first, then stock, then points. */
+const CLAIM_RULES = {
+  NOT_ELIGIBLE: 'the tier, the window, the limit per customer or the quota refuses the claim',
+  OUT_OF_STOCK: 'fewer than quantity left',
+  INSUFFICIENT_POINTS: 'the balance is below quantity × points_required',
+};
+const PRECEDENCE = Object.keys(CLAIM_RULES);
 
 /**
  * The claim routes' own failures: a refusal is 422 with its rule's code and every reason in the
  * message; a 404 names the customer or the reward it concerns.
  */
-export function claimFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
+function answerClaimFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
   if (failure.status === 404 && !failure.fieldErrors?.length) {
     return { status: 404, code: /^Member\b/.test(failure.message) ? 'CUSTOMER_NOT_FOUND' : 'REWARD_NOT_FOUND', message: failure.message };
   }
@@ -95,6 +101,8 @@ export function claimFailure(failure: V1PlatformFailure): V1RouteFailure | undef
   const code = PRECEDENCE.find((rule) => rules.includes(rule)) ?? 'NOT_ELIGIBLE';
   return { status: 422, code, message: reasons.map((reason) => reason.message).join('; ') };
 }
+
+export const claimFailure = declaredFailure({ 404: { CUSTOMER_NOT_FOUND: 'no such customer', REWARD_NOT_FOUND: 'no reward by reward_id' }, 422: CLAIM_RULES }, answerClaimFailure);
 
 /** GET /customers/{id}/rewards: `status` one of available, used, expired; `page`, `limit`. */
 export function customerRewardsVariables(params: Record<string, string>, query: Record<string, unknown>): Record<string, unknown> {

@@ -3,6 +3,8 @@ export type JsonSchema = Record<string, unknown>;
 
 export const string = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
 export const integer = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
+/** The bounds of GraphQL's `Int`: a signed 32-bit integer. */
+export const INT32 = { format: 'int32', minimum: -2147483648, maximum: 2147483647 };
 export const number = (extra: JsonSchema = {}): JsonSchema => ({ type: 'number', ...extra });
 export const boolean = (extra: JsonSchema = {}): JsonSchema => ({ type: 'boolean', ...extra });
 export const oneOf = (...values: string[]): JsonSchema => ({ type: 'string', enum: values });
@@ -11,6 +13,14 @@ export const date = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', f
 export const id = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
 export const arrayOf = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
 export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+/** A regular expression as a JSON Schema `pattern`, which has no flags: one that needs a flag is left to the description. */
+export const patternOf = (pattern: RegExp): JsonSchema => (pattern.flags.replace('u', '') === '' ? { pattern: pattern.source } : {});
+/** A string matching the expression the server checks it with. */
+export const matching = (pattern: RegExp, extra: JsonSchema = {}): JsonSchema => string({ ...patternOf(pattern), ...extra });
+/** Not blank: a character other than white space (what `value.trim()` checks). */
+export const NOT_BLANK = { minLength: 1, pattern: '\\S' };
+/** A date `YYYY-MM-DD` or an ISO 8601 timestamp. */
+export const dateOrTimestamp = (extra: JsonSchema = {}): JsonSchema => string({ anyOf: [{ format: 'date' }, { format: 'date-time' }], ...extra });
 export const ref = (component: keyof typeof V1_COMPONENTS): JsonSchema => ({ $ref: `#/components/schemas/${component}` });
 /** An object of these properties; `required` names those always present (answers) or needed (requests). */
 export const object = (properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema => ({
@@ -22,11 +32,11 @@ export const object = (properties: Record<string, JsonSchema>, required: string[
 /** Every property present in answers (possibly null). */
 const record = (properties: Record<string, JsonSchema>): JsonSchema => object(properties, Object.keys(properties));
 
-/** The body of a chat-app login or link: the provider's code, and the app it is for. */
-export const CHATAPP_CODE_BODY = object({ code: string({ minLength: 1 }), app_id: string({ description: 'CHATAPP_APP_ID; may be left out' }) }, ['code']);
+/** The body of a chat-app login or link, as the operations' variables: the provider's code, and the app it is for. */
+export const CHATAPP_CODE_BODY = { code: 'code', app_id: 'appId' };
 
 /** A date or timestamp in a query string (`date_from`, `date_to`). */
-export const dateQuery = (description: string): JsonSchema => string({ description, examples: ['2026-11-01', '2026-11-23T06:36:33Z'] });
+export const dateQuery = (description: string): JsonSchema => dateOrTimestamp({ description, examples: ['2026-11-01', '2026-11-23T06:36:33Z'] });
 
 const address = object({ street: nullable(string()), city: nullable(string()), postal_code: nullable(string()) });
 
@@ -128,7 +138,19 @@ export const V1_COMPONENTS = {
   BatchAwardReport: record({
     processed: integer({ description: 'rows awarded' }),
     failed: integer(),
-    results: arrayOf(object({ customer_id: string(), success: boolean(), transaction_id: nullable(id()), error: string() }, ['customer_id', 'success', 'transaction_id'])),
+    results: arrayOf(
+      object(
+        {
+          customer_id: string(),
+          success: boolean(),
+          transaction_id: nullable(id({ description: 'the ledger entry of the award' })),
+          error: object({ code: string({ description: 'CUSTOMER_NOT_FOUND, or INTERNAL_ERROR when the row could not be recorded' }), message: string() }, ['code', 'message'], {
+            description: 'why the row was not awarded (only on a failed row)',
+          }),
+        },
+        ['customer_id', 'success', 'transaction_id'],
+      ),
+    ),
   }),
   ChatappLogin: record({
     access_token: string(),

@@ -1,27 +1,36 @@
-import { getNamedType, GraphQLInputType, GraphQLSchema, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, Kind, OperationDefinitionNode, parse, typeFromAST } from 'graphql';
+import { DocumentNode, GraphQLInputType, GraphQLSchema, Kind, OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { API_SCOPES } from '../../core/auth/scopes';
 import { OPERATIONS } from '../operations';
 import { isV1Route, Route } from '../route';
+import { V1ErrorCodes } from './failures';
 import { routeScopes } from './scopes';
-import { snakeCase } from './case';
-import { arrayOf, integer, JsonSchema, object, ref, string, V1_COMPONENTS } from './openapi-schemas';
+import { InputSpelling, inputBodySchema, queryParameterSchema, variablesBodySchema } from './openapi-inputs';
+import { arrayOf, INT32, integer, JsonSchema, object, ref, string, V1_COMPONENTS } from './openapi-schemas';
 
 /** What a v1 route's entry adds for its OpenAPI description. */
 export interface V1RouteDoc {
   summary: string;
   /** Query parameters besides `page` and `limit` (which every v1 list takes). */
   query?: Record<string, JsonSchema>;
-  /** The JSON body; without it, derived from the operation's `$input` type when the route forwards the body as `input`. */
+  /**
+   * The JSON body written out: only for a body that the domain's service checks, which leaves no rules to
+   * derive it from. Without it the body is described from the operation: its `$input` type (as `input`
+   * spells it) or the variables of `bodyVariables`, with the rules of the subgraph classes behind them.
+   */
   body?: JsonSchema;
+  /** How a body forwarded as the operation's `$input` is spelled otherwise: fields the path gives, fields renamed. */
+  input?: InputSpelling;
+  /** A body whose fields are variables of the operation, by body field (`{reward_id: 'id', quantity: 'quantity'}`). */
+  bodyVariables?: Record<string, string>;
   /** The schema of `data` (of each item of a list). */
   response?: JsonSchema;
-  /** Statuses of business errors the route may answer besides the usual ones, with what they mean (`422`). */
-  errors?: Record<number, string>;
+  /** Error codes the route answers besides those its entry implies, by status: business rules (`{422: {CAMPAIGN_FULL: '...'}}`). */
+  errors?: V1ErrorCodes;
 }
 
 const PAGE_PARAMETERS: Record<string, JsonSchema> = {
-  page: integer({ minimum: 1, default: 1 }),
-  limit: integer({ minimum: 1, maximum: 100, default: 20 }),
+  page: integer({ ...INT32, minimum: 1, default: 1 }),
+  limit: integer({ ...INT32, minimum: 1, maximum: 100, default: 20 }),
 };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -36,7 +45,13 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
 };
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const failure = (description: string, component: 'Error' | 'OAuthError' = 'Error') => ({ description, headers: RATE_HEADERS, content: json(ref(component)) });
+/** `{error: {code, message, details?}}` whose code is one of these. */
+const errorOf = (codes: string[]): JsonSchema => ({ allOf: [ref('Error'), object({ error: object({ code: { enum: codes } }) })] });
+/** `{error, error_description}` of RFC 6750 with this error. */
+const oauthErrorOf = (error: string): JsonSchema => ({ allOf: [ref('OAuthError'), object({ error: { const: error } })] });
+const wwwAuthenticate = (description: string) => ({ 'WWW-Authenticate': { description, schema: string() } });
+/** `CUSTOMER_NOT_FOUND` → `customer`. */
+const thingOf = (code: string) => code.replace(/_NOT_FOUND$/, '').toLowerCase().replace(/_/g, ' ');
 
 /**
  * The OpenAPI 3.1 description of `/api/v1`, generated from the route table: one operation per v1 route,
@@ -66,6 +81,7 @@ export function v1OpenApi(routes: Route[], apiSchema: GraphQLSchema): JsonSchema
     paths,
     components: {
       schemas: V1_COMPONENTS,
+      responses: SHARED_RESPONSES,
       headers: {
         RateLimitLimit: { description: 'Requests allowed per hour (standard, premium or the key\'s own tier)', schema: integer() },
         RateLimitRemaining: { description: 'Requests left in this hour', schema: integer() },
@@ -98,10 +114,11 @@ const tagOf = (path: string): string => path.split('/')[3] ?? 'v1';
 function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema): Record<string, unknown> {
   const scopes = routeScopes(route);
   const pathParameters = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: string() }));
+  const document = parse(OPERATIONS[route.operation as keyof typeof OPERATIONS]);
   const queryDoc = { ...(route.envelope === 'v1List' ? PAGE_PARAMETERS : {}), ...route.doc?.query };
-  const queryParameters = Object.entries(queryDoc).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  const queryParameters = Object.entries(queryDoc).map(([name, schema]) => ({ name, in: 'query', required: false, schema: queryParameterSchema(document, apiSchema, name, schema) }));
   const headerParameters = route.idempotent ? [IDEMPOTENCY_KEY] : [];
-  const body = ['post', 'put', 'patch'].includes(route.method) ? (route.doc?.body ?? bodyFromOperation(route, apiSchema) ?? object({})) : undefined;
+  const body = ['post', 'put', 'patch'].includes(route.method) ? bodyOf(route, document, apiSchema) : undefined;
   const data = route.doc?.response ?? object({});
   const success = route.envelope === 'v1List'
     ? object({ data: arrayOf(data), pagination: ref(route.pageCounts ? 'CustomerPagination' : 'Pagination') }, ['data', 'pagination'])
@@ -109,16 +126,21 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
   const responses: Record<string, unknown> = {
     [String(route.status ?? 200)]: route.status === 204 ? { description: 'Success, no content', headers: RATE_HEADERS } : { description: 'Success', headers: RATE_HEADERS, content: json(success) },
   };
-  if (body || queryParameters.length > 0 || pathParameters.length > 0 || headerParameters.length > 0) responses['400'] = failure('VALIDATION_ERROR: `details` names every bad field');
-  if (route.unauthenticated) responses['401'] = failure(`${route.unauthenticated}: the credential in the body was refused`);
+  const hasInputs = !!body || queryParameters.length > 0 || pathParameters.length > 0 || headerParameters.length > 0;
+  for (const [status, codes] of Object.entries(errorCodesOf(route, hasInputs, pathParameters.length > 0))) responses[status] = errorResponse(codes);
+  responses['429'] = { $ref: '#/components/responses/RateLimited' };
+  responses['503'] ??= { $ref: '#/components/responses/ServiceUnavailable' };
   if (!route.public) {
-    responses['401'] = failure('invalid_token: no credential, or one invalid or expired (WWW-Authenticate: Bearer error="invalid_token")', 'OAuthError');
-    responses['403'] = failure(`insufficient_scope: the credential lacks the ${scopes.map((scope) => `"${scope}"`).join(' and ')} scope${scopes.length > 1 ? 's' : ''} or the role`, 'OAuthError');
+    const own = responses['401'] as { description: string; content: Record<string, { schema: JsonSchema }> } | undefined;
+    responses['401'] = own
+      ? { ...INVALID_TOKEN, description: `${INVALID_TOKEN.description}; ${own.description}`, content: json({ oneOf: [INVALID_TOKEN.content['application/json'].schema, own.content['application/json'].schema] }) }
+      : { $ref: '#/components/responses/InvalidToken' };
+    responses['403'] = {
+      description: `insufficient_scope: the credential lacks the ${scopes.map((scope) => `"${scope}"`).join(' and ')} scope${scopes.length > 1 ? 's' : ''} or the role (a customer token: another customer's data)`,
+      headers: { ...RATE_HEADERS, ...wwwAuthenticate(`Bearer error="insufficient_scope", scope="${scopes.join(' ')}"`) },
+      content: json(oauthErrorOf('insufficient_scope')),
+    };
   }
-  if (route.notFound || pathParameters.length > 0) responses['404'] = failure(route.notFound ?? 'NOT_FOUND');
-  if (route.method !== 'get') responses['409'] = failure('INVALID_STATE, DUPLICATE or IDEMPOTENCY_KEY_REUSED');
-  for (const [status, description] of Object.entries(route.doc?.errors ?? {})) responses[status] = failure(description);
-  responses['429'] = { ...failure('RATE_LIMITED'), headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds to wait', schema: integer() } } };
   return {
     operationId,
     summary: route.doc?.summary ?? `${route.method.toUpperCase()} ${route.path}`,
@@ -127,32 +149,62 @@ function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema
     'x-customer-access': route.public ? 'public' : route.customer === 'self' ? 'self' : route.customer ? `own ${route.customer.param} only` : 'none',
     parameters: [...pathParameters, ...headerParameters, ...queryParameters],
     ...(body ? { requestBody: { required: true, content: json(body) } } : {}),
-    responses,
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
   };
 }
 
-/** A route that forwards the body as the operation's `$input` is described by that input type (snake_case). */
-function bodyFromOperation(route: Route, apiSchema: GraphQLSchema): JsonSchema | undefined {
-  if (route.variables) return undefined;
-  const document = parse(OPERATIONS[route.operation as keyof typeof OPERATIONS]);
-  const definition = document.definitions.find((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION);
-  const input = definition?.variableDefinitions?.find((variable) => variable.variable.name.value === 'input');
-  const type = input && typeFromAST(apiSchema, input.type as never);
-  return type ? schemaOfInput(type as GraphQLInputType) : undefined;
+/** `{error: {code}}` of one of these codes (with when each is answered). */
+function errorResponse(codes: Record<string, string>, headers: Record<string, unknown> = {}) {
+  const description = Object.entries(codes).map(([code, when]) => `${code}: ${when}`).join('; ');
+  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json(errorOf(Object.keys(codes))) };
 }
 
-const SCALARS: Record<string, JsonSchema> = { String: string(), ID: string(), Int: integer(), Float: { type: 'number' }, Boolean: { type: 'boolean' } };
+const SERVICE_UNAVAILABLE = 'a part of the platform (or a provider it needs) is unavailable: try again later';
+const INVALID_TOKEN = {
+  description: 'invalid_token: no credential, or one invalid or expired',
+  headers: { ...RATE_HEADERS, ...wwwAuthenticate('Bearer error="invalid_token"') },
+  content: json(oauthErrorOf('invalid_token')),
+};
+/** The answers every route may give alike. */
+const SHARED_RESPONSES = {
+  InvalidToken: INVALID_TOKEN,
+  RateLimited: errorResponse({ RATE_LIMITED: 'the caller\'s hourly budget is spent' }, { 'Retry-After': { description: 'Seconds to wait', schema: integer({ minimum: 0 }) } }),
+  ServiceUnavailable: errorResponse({ SERVICE_UNAVAILABLE }),
+};
 
-function schemaOfInput(type: GraphQLInputType): JsonSchema {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return arrayOf(schemaOfInput(inner.ofType));
-  const named = getNamedType(inner);
-  if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((value) => value.value) };
-  if (isScalarType(named)) return SCALARS[named.name] ?? {};
-  if (!isInputObjectType(named)) return {};
-  const fields = Object.values(named.getFields());
-  return object(
-    Object.fromEntries(fields.map((field) => [snakeCase(field.name), schemaOfInput(field.type)])),
-    fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => snakeCase(field.name)),
-  );
+/**
+ * The `{error: {code}}` codes a route answers, by status: what its entry implies (400 with inputs, its
+ * `_NOT_FOUND`, 409 on writes, its own 401 code), what its own failures declare, its business rules
+ * (`doc.errors`); 401, 403, 429 and the platform's 503 are added by the caller.
+ */
+function errorCodesOf(route: Route, hasInputs: boolean, hasPathParameters: boolean): V1ErrorCodes {
+  const codes: V1ErrorCodes = {};
+  const add = (more: V1ErrorCodes) => {
+    for (const [status, byCode] of Object.entries(more)) codes[Number(status)] = { ...codes[Number(status)], ...byCode };
+  };
+  if (hasInputs) add({ 400: { VALIDATION_ERROR: '`details` names every bad field' } });
+  if (route.unauthenticated) add({ 401: { [route.unauthenticated]: 'the credential in the body was refused' } });
+  if (route.notFound || hasPathParameters) {
+    const code = route.notFound ?? 'NOT_FOUND';
+    add({ 404: { [code]: `no such ${route.notFound ? thingOf(code) : 'thing'} (an id that is no id at all included)` } });
+  }
+  if (route.method !== 'get') add({ 409: { INVALID_STATE: 'the state of what it acts on does not allow it' } });
+  if (route.idempotent) add({ 409: { IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was used with another body' } });
+  if (route.v1Failure) add(route.v1Failure.codes);
+  if (route.doc?.errors) add(route.doc.errors);
+  // A route's own 503 (its provider) is besides the platform's.
+  if (codes[503]) codes[503] = { SERVICE_UNAVAILABLE: `${codes[503].SERVICE_UNAVAILABLE}, or ${SERVICE_UNAVAILABLE}` };
+  return codes;
+}
+
+/**
+ * A write's JSON body: written out in its `doc`, or described from its operation (the `$input` type, or the
+ * variables the body's fields are) with the rules of the subgraph classes behind it.
+ */
+function bodyOf(route: Route, document: DocumentNode, apiSchema: GraphQLSchema): JsonSchema {
+  if (route.doc?.body) return route.doc.body;
+  if (route.doc?.bodyVariables) return variablesBodySchema(document, apiSchema, route.doc.bodyVariables);
+  const definition = document.definitions.find((node): node is OperationDefinitionNode => node.kind === Kind.OPERATION_DEFINITION);
+  const input = definition?.variableDefinitions?.find((variable) => variable.variable.name.value === 'input');
+  return input ? inputBodySchema(typeFromAST(apiSchema, input.type as never) as GraphQLInputType, route.doc?.input) : object({});
 }

@@ -15,9 +15,9 @@ export interface ChatappSettings {
 export class ChatappClient {
   constructor(private readonly settings: ChatappSettings) {}
 
-  /** A login code names the app it was issued for: a code of another app is refused (400 on `appId`). */
-  checkAppId(appId: string | undefined): void {
-    if (appId !== undefined && appId !== this.settings.appId) throw validationError([{ field: 'appId', message: 'appId is not this platform\'s chat-app app id' }]);
+  /** A login code names the app it was issued for: a code of another app is refused (400 on `appId`); null, as left out, names none. */
+  checkAppId(appId: string | null | undefined): void {
+    if (appId != null && appId !== this.settings.appId) throw validationError([{ field: 'appId', message: 'appId is not this platform\'s chat-app app id' }]);
   }
 
   async exchangeCode(code: string): Promise<ChatappSession> {

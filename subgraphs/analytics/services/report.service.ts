@@ -13,9 +13,9 @@ export const REPORT_QUEUE = 'analytics.report';
 /** What a client is told to expect while a report is processing. */
 const ESTIMATE_MS = 60_000;
 
-/** A bound of a report's period: a timestamp as given, a bare date its day's start (`from`) or end (`to`), UTC. */
-export function reportBound(value: string | undefined, end: boolean): Date | null | undefined {
-  if (value === undefined) return null;
+/** A bound of a report's period: a timestamp as given, a bare date its day's start (`from`) or end (`to`), UTC; none when left out or null. */
+export function reportBound(value: string | null | undefined, end: boolean): Date | null | undefined {
+  if (value == null) return null;
   const bare = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const time = Date.parse(bare ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
   return Number.isNaN(time) ? undefined : new Date(time);

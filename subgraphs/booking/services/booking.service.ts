@@ -17,9 +17,9 @@ import { coveredSlots, dayOf, inCheckInWindow, nowStamp, pgArray, stampOf, stamp
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 8;
-const MAX_GUESTS = 1000;
-const MAX_DURATION = 1440;
-const MAX_REQUESTS = 1000;
+export const MAX_GUESTS = 1000;
+export const MAX_DURATION = 1440;
+export const MAX_REQUESTS = 1000;
 
 /** The queue of the job that completes ended bookings (every 5 minutes). */
 export const BOOKING_COMPLETION_QUEUE = 'booking.completion';

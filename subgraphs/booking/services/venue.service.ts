@@ -11,7 +11,7 @@ export const HORIZON_DAYS = 7;
 /** The longest availability range, in days. */
 export const MAX_AVAILABILITY_DAYS = 31;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_CAPACITY = 100_000;
+export const MAX_CAPACITY = 100_000;
 const GRID_FIELDS = ['openingTime', 'closingTime', 'slotMinutes'] as const;
 
 /** Venues (admin) and their availability (anyone who may read, customers too). */

@@ -3,9 +3,9 @@ import { CAMPAIGN_TYPES, CampaignRules } from '../entities/campaign';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const MAX_NAME = 200;
-const MAX_TEXT = 5000;
-const MAX_AMOUNT = 1e12;
+export const MAX_NAME = 200;
+export const MAX_TEXT = 5000;
+export const MAX_AMOUNT = 1e12;
 
 /** An ISO 8601 timestamp, or a bare date (its start, or with `endOfDay` its last second, UTC); null when neither. */
 export function parseCampaignDate(value: unknown, endOfDay = false): Date | null {

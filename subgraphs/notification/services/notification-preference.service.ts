@@ -5,7 +5,7 @@ import { NotificationPreferences, UpdateNotificationPreferencesInput } from '../
 import { NotificationSupergraph } from './notification-supergraph';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export const DEFAULT_CHANNELS: ChannelPreferences = { chatapp: true, sms: true, email: true };
 export const DEFAULT_CATEGORIES: CategoryPreferences = { promotions: true, loyalty: true, transactions: true, campaigns: true };

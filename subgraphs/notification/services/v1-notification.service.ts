@@ -15,7 +15,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 export const MAX_CUSTOMER_IDS = 10_000;
-const MAX_URL = 2048;
+export const MAX_URL = 2048;
 /** A schedule_at at most this far in the past is "now" (clocks differ); further back is a mistake. */
 const PAST_TOLERANCE_MS = 60_000;
 const MAX_AHEAD_MS = 366 * 86_400_000;

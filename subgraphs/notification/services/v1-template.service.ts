@@ -5,10 +5,10 @@ import { V1_CHANNELS } from '../entities/v1-notification';
 import { V1Template } from '../entities/v1-template';
 import { CreateV1TemplateInput } from '../types/v1-template.types';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const MAX_VARIABLES = 50;
+export const MAX_VARIABLES = 50;
 export const MAX_TITLE = 255;
 export const MAX_BODY = 5000;
 

@@ -11,8 +11,8 @@ import { WebhookSettings } from '../settings';
 import { CreateWebhookInput, DeliveryListArgs, UpdateWebhookInput } from '../types/webhook.types';
 import { targetProblem } from './target-address';
 
-const MAX_URL = 2048;
-const SECRET = /^[\x21-\x7e]{16,256}$/;
+export const MAX_URL = 2048;
+export const SECRET = /^[\x21-\x7e]{16,256}$/;
 const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENT_TYPES);
 
 /** A generated secret: 32 random bytes, base64url (43 characters). */
