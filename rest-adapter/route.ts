@@ -65,6 +65,12 @@ export interface Route {
   authorize?: Access;
   /** Needs no Bearer token (login, refresh, password reset, key exchange, consent reads); v1 routes too. */
   public?: boolean;
+  /**
+   * Checks a secret or issues a credential (login, refresh, password reset, key exchange): rate limited
+   * by the client address whatever Bearer token comes with it, so that no credential raises the budget
+   * of guessing.
+   */
+  limitByAddress?: boolean;
 
   // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
   /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given; a list needs every one. */

@@ -11,6 +11,7 @@ export const V1_AUTH_ROUTES: Route[] = [
     operation: 'V1ChatappLogin',
     envelope: 'v1',
     public: true,
+    limitByAddress: true,
     unauthenticated: 'INVALID_CODE',
     doc: {
       summary: 'Sign a customer in with a chat-app login code',
