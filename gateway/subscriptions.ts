@@ -89,7 +89,7 @@ export function attachSubscriptionForwarder(options: ForwarderOptions): { dispos
     // Every socket counts, acknowledged or not: one that sends no connection_init is closed after 3 s.
     verifyClient: (_info, accept) => (wsServer.clients.size < options.sockets.maxOpen ? accept(true) : accept(false, 503, 'Too many open sockets')),
   });
-  const openByCaller = new Map<string, number>();
+  const sockets = new SocketsPerCaller(options.sockets.perCaller);
   const connections = new WeakMap<object, Connection>();
   const server = useServer(
     {
@@ -99,12 +99,10 @@ export function attachSubscriptionForwarder(options: ForwarderOptions): { dispos
         const principal = await tokens.fromHeader(stringParam(params.authorization));
         if (!principal) return false;
         const caller = `${principal.kind}:${principal.id}`;
-        const open = openByCaller.get(caller) ?? 0;
-        if (open >= options.sockets.perCaller) {
-          (ctx.extra as Extra).socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this caller');
+        if (!sockets.open(caller)) {
+          ctx.extra.socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this caller');
           return false;
         }
-        openByCaller.set(caller, open + 1);
         connections.set(ctx, { caller, internal: options.internal.matches(stringParam(params[INTERNAL_CREDENTIAL_HEADER])) });
         return true;
       },
@@ -112,9 +110,7 @@ export function attachSubscriptionForwarder(options: ForwarderOptions): { dispos
         const connection = connections.get(ctx);
         if (!connection) return;
         connections.delete(ctx);
-        const open = (openByCaller.get(connection.caller) ?? 1) - 1;
-        if (open > 0) openByCaller.set(connection.caller, open);
-        else openByCaller.delete(connection.caller);
+        sockets.close(connection.caller);
       },
       onSubscribe: async (ctx, _id, payload) => {
         // The token is checked again: it may have expired since the socket opened.
@@ -147,9 +143,25 @@ export function attachSubscriptionForwarder(options: ForwarderOptions): { dispos
   return { dispose: async () => void (await server.dispose()) };
 }
 
-/** What graphql-ws's `ws` adapter hands every hook besides the message. */
-interface Extra {
-  socket: WebSocket;
+/** The acknowledged sockets of each caller in this process. */
+class SocketsPerCaller {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly max: number) {}
+
+  /** Counts a socket of the caller, unless it holds the most it may. */
+  open(caller: string): boolean {
+    const open = this.counts.get(caller) ?? 0;
+    if (open >= this.max) return false;
+    this.counts.set(caller, open + 1);
+    return true;
+  }
+
+  close(caller: string): void {
+    const open = (this.counts.get(caller) ?? 1) - 1;
+    if (open > 0) this.counts.set(caller, open);
+    else this.counts.delete(caller);
+  }
 }
 
 const stringParam = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
