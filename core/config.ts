@@ -41,6 +41,11 @@ export interface Config {
    * of one member (STREAM_MAX_PER_MEMBER, 5) and of one process (STREAM_MAX_OPEN, 10000).
    */
   streams: { heartbeatSeconds: number; perMember: number; maxOpen: number };
+  /**
+   * The gateway's graphql-ws sockets, per gateway process: of one caller (GATEWAY_WS_MAX_PER_CALLER, 10)
+   * and in all (GATEWAY_WS_MAX_OPEN, 10000).
+   */
+  gatewaySockets: { perCaller: number; maxOpen: number };
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
 }
@@ -246,6 +251,10 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     perMember: parsePositiveInt(env, 'STREAM_MAX_PER_MEMBER', 5, problems),
     maxOpen: parsePositiveInt(env, 'STREAM_MAX_OPEN', 10000, problems),
   };
+  const gatewaySockets = {
+    perCaller: parsePositiveInt(env, 'GATEWAY_WS_MAX_PER_CALLER', 10, problems),
+    maxOpen: parsePositiveInt(env, 'GATEWAY_WS_MAX_OPEN', 10000, problems),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -269,6 +278,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     trustProxy,
     introspection,
     streams,
+    gatewaySockets,
     colocatedTransport: colocatedTransport === 'http' ? 'http' : 'in-process',
     workers,
     passwordScryptCost,

@@ -83,7 +83,8 @@ const ensureGraphQLError = (error: unknown): GraphQLError =>
 
 const isErrors = (value: CompiledOperation | readonly GraphQLError[]): value is readonly GraphQLError[] => Array.isArray(value);
 
-function compile(execution: Pick<DirectExecution<unknown>, 'schema' | 'validationRules' | 'parseOptions'>, request: GraphqlOperation): CompiledOperation | readonly GraphQLError[] {
+/** Parses, validates and finds the operation of a request: what is executed, or the request errors with their codes. */
+export function compile(execution: Pick<DirectExecution<unknown>, 'schema' | 'validationRules' | 'parseOptions'>, request: GraphqlOperation): CompiledOperation | readonly GraphQLError[] {
   let document: DocumentNode;
   try {
     document = parse(request.query, execution.parseOptions);

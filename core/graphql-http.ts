@@ -11,6 +11,8 @@ import { REQUEST_ID_HEADER } from './logger';
 export interface Caller {
   authorization?: string;
   requestId: string;
+  /** The client's address as the HTTP server sees it through TRUST_PROXY; none for callers in the process. */
+  address?: string;
 }
 
 export interface GraphqlOperation {
@@ -59,7 +61,8 @@ export async function serveGraphql<TContext extends BaseContext>(
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
-  const contextOf = ({ req }: { req: express.Request }) => serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID() });
+  const contextOf = ({ req }: { req: express.Request }) =>
+    serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID(), address: req.ip });
   app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: contextOf }));
   const running = await listenServer(httpServer, serving.port, serving.host);
   return { ...running, close: () => apollo.stop() };

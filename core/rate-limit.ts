@@ -1,14 +1,19 @@
 import { Request, Response } from 'express';
 import { Pool } from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AccessTokens } from './auth/jwt';
 import { Principal } from './auth/principal';
 import { Config } from './config';
 import { withAdvisoryLock } from './db/orm';
 
-const HOUR_SECONDS = 3600;
-const SCHEMA = 'edge';
-const TABLE = 'rate_limit';
+const WINDOW_MS = 3_600_000;
+const TABLE = 'edge.rate_limit';
+/** A statement of the shared counter that takes longer than this is given up: the requests are counted in memory. */
+const DATABASE_TIMEOUT_MS = 2_000;
+/** How often ended windows are deleted from the shared counter. */
+const PRUNE_EVERY_MS = 5 * 60_000;
+/** The most spent callers an instance remembers; at the bound, ended ones are dropped, then the oldest. */
+const MAX_SPENT = 100_000;
 
 /** One caller's standing after a request: what the X-RateLimit-* headers and a 429 say. */
 export interface RateLimitDecision {
@@ -21,74 +26,114 @@ export interface RateLimitDecision {
   retryAfter: number;
 }
 
-/**
- * How many requests an instance takes from a caller's shared budget at a time: a hundredth of the
- * limit (at most 1,000), so that a busy caller costs one database write per block instead of one per
- * request, while a small limit is still counted request by request.
- */
-export const reservationBlock = (limit: number): number => Math.min(1000, Math.max(1, Math.floor(limit / 100)));
+/** Where a request stands in its caller's window: its number in the window and the time left. */
+interface Count {
+  count: number;
+  msLeft: number;
+}
 
-/** Requests this instance has taken from a caller's shared budget and not used yet, until the window ends. */
-interface LocalBudget {
-  available: number;
-  /** What the shared counter had left when this instance last reserved. */
-  sharedRemaining: number;
-  /** Epoch milliseconds when the caller's window ends. */
-  endsAt: number;
-  /** The shared counter is spent: every instance refuses the caller until the window ends. */
-  exhausted: boolean;
+interface Waiter {
+  resolve: (count: Count) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
- * The most callers an instance keeps budgets for. At the bound, ended budgets are dropped and then the
- * oldest, down to nine tenths (a dropped caller loses the rest of its block, never gains requests).
+ * Adds each request to its caller's row of `edge.rate_limit` (hourly windows on the database's clock)
+ * in one atomic statement. Requests that arrive while a statement runs wait for the next, which
+ * counts all of them, for every caller at once; each request gets its own number in its caller's
+ * window, so consecutive requests of a caller, whichever instance serves them, count one by one.
  */
-const MAX_BUDGETS = 100_000;
+const COUNT_SQL = `
+  with clock as (select (extract(epoch from statement_timestamp()) * 1000)::bigint as now)
+  insert into ${TABLE} as counter (key, points, expire)
+  select request.key, request.n, clock.now + ${WINDOW_MS} from unnest($1::varchar[], $2::int[]) as request(key, n), clock
+  on conflict (key) do update set
+    points = case when counter.expire <= excluded.expire - ${WINDOW_MS} then excluded.points else counter.points + excluded.points end,
+    expire = case when counter.expire <= excluded.expire - ${WINDOW_MS} then excluded.expire else counter.expire end
+  returning counter.key, counter.points, counter.expire - (select now from clock) as ms_left`;
+
+class SharedCounter {
+  private queued = new Map<string, Waiter[]>();
+  private running = false;
+
+  constructor(private readonly pool: Pool) {}
+
+  count(key: string): Promise<Count> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.queued.get(key);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.queued.set(key, [{ resolve, reject }]);
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queued.size > 0) {
+      const round = this.queued;
+      this.queued = new Map();
+      // Rows are locked in key order, so that two instances counting the same callers never deadlock.
+      const keys = [...round.keys()].sort();
+      try {
+        const { rows } = await this.pool.query({ name: 'rate-limit-count', text: COUNT_SQL, values: [keys, keys.map((key) => round.get(key)!.length)] });
+        for (const row of rows as Array<{ key: string; points: number; ms_left: string }>) {
+          const waiters = round.get(row.key)!;
+          round.delete(row.key);
+          const first = row.points - waiters.length + 1;
+          waiters.forEach((waiter, index) => waiter.resolve({ count: first + index, msLeft: Number(row.ms_left) }));
+        }
+        if (round.size > 0) throw new Error('the rate-limit statement did not count every caller');
+      } catch (error) {
+        for (const waiters of round.values()) for (const waiter of waiters) waiter.reject(error);
+      }
+    }
+    this.running = false;
+  }
+}
 
 /**
  * Per-caller hourly limits (spec Part 1) shared by every REST adapter and gateway through PostgreSQL
- * (`edge.rate_limit`): the standard tier for staff, members and anonymous callers (keyed by token
- * subject, else by client IP), the premium tier for service API keys, or the enterprise tier at the limit a key was given. Each instance reserves a block
- * of requests (`reservationBlock`) in one write and serves the caller from it: together the instances
- * never let a caller exceed the limit, and may refuse it up to a block per other instance early.
- * Should the database not answer, each instance falls back to counting in memory rather than
- * refusing or letting everyone through.
+ * (`edge.rate_limit`, unlogged: counters need no crash safety): the standard tier for staff, members
+ * and anonymous callers (keyed by token subject, else by client IP), the premium tier for service API
+ * keys, or the enterprise tier at the limit a key was given. Every request is counted in the shared
+ * row before it is answered, so X-RateLimit-Remaining falls by one with each request of a caller,
+ * whichever instance answers it. A spent caller is refused from memory, without a statement, until
+ * its window ends. Should the database not answer, the instance counts in memory meanwhile rather than
+ * refusing everyone or letting everyone through.
  */
 export class CallerRateLimiter {
-  private readonly budgets = new Map<string, LocalBudget>();
-
-  /** The enterprise tiers: one counter per limit that API keys were given (`rateLimitPerHour`). */
-  private readonly enterprise = new Map<number, RateLimiterPostgres>();
+  private readonly counter: SharedCounter;
+  /** Spent callers and when their window ends (epoch ms). */
+  private readonly spent = new Map<string, number>();
+  /** The counters used while the database does not answer, one per limit. */
+  private readonly fallbacks = new Map<number, RateLimiterMemory>();
+  private readonly pruning: NodeJS.Timeout;
 
   private constructor(
     private readonly pool: Pool,
     private readonly limits: Config['rateLimit'],
-    private readonly tier: (keyPrefix: string, points: number) => RateLimiterPostgres,
     private readonly namespace: string,
-    private readonly standard = tier(`${namespace}:standard`, limits.standardPerHour),
-    private readonly premium = tier(`${namespace}:premium`, limits.premiumPerHour),
-  ) {}
+  ) {
+    this.counter = new SharedCounter(pool);
+    const prune = `delete from ${TABLE} where expire < (extract(epoch from statement_timestamp()) * 1000)::bigint`;
+    this.pruning = setInterval(() => void pool.query(prune).catch(() => undefined), PRUNE_EVERY_MS);
+    this.pruning.unref();
+  }
 
   /** `namespace` separates counters of platforms that share a database but must not share budgets (tests). */
   static async open(databaseUrl: string, limits: Config['rateLimit'], namespace = 'caller'): Promise<CallerRateLimiter> {
-    await withAdvisoryLock(databaseUrl, `migrate:${SCHEMA}`, async (client) => {
-      await client.query(`create schema if not exists ${SCHEMA}`);
-      await client.query(`create table if not exists ${SCHEMA}.${TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`);
+    await withAdvisoryLock(databaseUrl, 'migrate:edge', async (client) => {
+      await client.query('create schema if not exists edge');
+      await client.query(`create unlogged table if not exists ${TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`);
+      // Created logged by earlier versions: a counter needs no WAL (no crash safety, no replicas).
+      const { rows } = await client.query(`select relpersistence from pg_class where oid = '${TABLE}'::regclass`);
+      if (rows[0].relpersistence === 'p') await client.query(`alter table ${TABLE} set unlogged`);
     });
-    const pool = new Pool({ connectionString: databaseUrl, max: 4 });
-    const tier = (keyPrefix: string, points: number) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        schemaName: SCHEMA,
-        tableName: TABLE,
-        tableCreated: true,
-        keyPrefix,
-        points,
-        duration: HOUR_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: HOUR_SECONDS }),
-      });
-    return new CallerRateLimiter(pool, limits, tier, namespace);
+    // The server gives a statement up first (nothing counted late), the client shortly after should the server not answer at all.
+    const pool = new Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: DATABASE_TIMEOUT_MS, statement_timeout: DATABASE_TIMEOUT_MS, query_timeout: DATABASE_TIMEOUT_MS + 500 });
+    // A lost idle connection: the next statement fails over to memory.
+    pool.on('error', () => undefined);
+    return new CallerRateLimiter(pool, limits, namespace);
   }
 
   /**
@@ -96,66 +141,53 @@ export class CallerRateLimiter {
    * principals (API keys) are premium, or enterprise at the limit their key was given.
    */
   async consume(principal: Principal | undefined, ip: string | undefined): Promise<RateLimitDecision> {
-    const { limit, limiter, tierName } = this.tierOf(principal);
-    // The key names the tier too, so that a key given another limit starts a counter of its own.
-    const key = principal ? `${principal.kind}:${principal.id}${tierName === 'enterprise' ? `:${limit}` : ''}` : `ip:${ip ?? 'unknown'}`;
-    const budget = this.budgets.get(key);
-    if (budget && budget.endsAt > Date.now()) {
-      if (budget.available > 0) return this.take(budget, limit);
-      if (budget.exhausted) return decision(false, limit, 0, budget.endsAt);
+    const { limit, key } = this.callerOf(principal, ip);
+    const spentUntil = this.spent.get(key);
+    if (spentUntil !== undefined) {
+      if (spentUntil > Date.now()) return decision(false, limit, 0, spentUntil);
+      this.spent.delete(key);
     }
-    return this.reserve(key, limit, limiter);
+    const { count, msLeft } = await this.counter.count(key).catch(() => this.countInMemory(key, limit));
+    const endsAt = Date.now() + msLeft;
+    if (count <= limit) return decision(true, limit, limit - count, endsAt);
+    this.rememberSpent(key, endsAt);
+    return decision(false, limit, 0, endsAt);
   }
 
-  private tierOf(principal: Principal | undefined): { limit: number; limiter: RateLimiterPostgres; tierName: 'standard' | 'premium' | 'enterprise' } {
-    if (principal?.kind !== 'service') return { limit: this.limits.standardPerHour, limiter: this.standard, tierName: 'standard' };
+  /** The caller's limit and counter key; the key names the tier, so that a key given another limit starts a counter of its own. */
+  private callerOf(principal: Principal | undefined, ip: string | undefined): { limit: number; key: string } {
+    if (!principal) return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:ip:${ip ?? 'unknown'}` };
+    const caller = `${principal.kind}:${principal.id}`;
+    if (principal.kind !== 'service') return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:${caller}` };
     const own = principal.rateLimitPerHour;
-    if (!own) return { limit: this.limits.premiumPerHour, limiter: this.premium, tierName: 'premium' };
-    let limiter = this.enterprise.get(own);
-    if (!limiter) {
-      limiter = this.tier(`${this.namespace}:enterprise:${own}`, own);
-      this.enterprise.set(own, limiter);
-    }
-    return { limit: own, limiter, tierName: 'enterprise' };
+    if (!own) return { limit: this.limits.premiumPerHour, key: `${this.namespace}:premium:${caller}` };
+    return { limit: own, key: `${this.namespace}:enterprise:${own}:${caller}:${own}` };
   }
 
-  /** Takes a block from the shared counter; what the counter had left of it (at least one) becomes the local budget. */
-  private async reserve(key: string, limit: number, limiter: RateLimiterPostgres): Promise<RateLimitDecision> {
-    const block = reservationBlock(limit);
-    let state: RateLimiterRes;
-    try {
-      state = await limiter.consume(key, block);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      state = rejection;
+  private async countInMemory(key: string, limit: number): Promise<Count> {
+    let fallback = this.fallbacks.get(limit);
+    if (!fallback) {
+      fallback = new RateLimiterMemory({ points: limit, duration: WINDOW_MS / 1000 });
+      this.fallbacks.set(limit, fallback);
     }
-    const granted = Math.min(block, Math.max(0, limit - (state.consumedPoints - block)));
-    const endsAt = Date.now() + state.msBeforeNext;
-    const current = this.budgets.get(key);
-    // Concurrent reservations of one caller pool their blocks while the window is the same.
-    const sameWindow = current !== undefined && Math.abs(current.endsAt - endsAt) < 1000;
-    const available = (sameWindow ? current.available : 0) + granted;
-    const budget: LocalBudget = { available, sharedRemaining: Math.max(0, state.remainingPoints), endsAt, exhausted: granted < block };
-    if (!current && this.budgets.size >= MAX_BUDGETS) this.evict();
-    this.budgets.set(key, budget);
-    return available > 0 ? this.take(budget, limit) : decision(false, limit, 0, endsAt);
+    const state: RateLimiterRes = await fallback.consume(key).catch((refused: RateLimiterRes) => refused);
+    return { count: state.consumedPoints, msLeft: state.msBeforeNext };
   }
 
-  private take(budget: LocalBudget, limit: number): RateLimitDecision {
-    budget.available -= 1;
-    return decision(true, limit, budget.sharedRemaining + budget.available, budget.endsAt);
-  }
-
-  private evict(): void {
-    const now = Date.now();
-    for (const [key, budget] of this.budgets) if (budget.endsAt <= now) this.budgets.delete(key);
-    for (const key of this.budgets.keys()) {
-      if (this.budgets.size <= MAX_BUDGETS * 0.9) break;
-      this.budgets.delete(key);
+  private rememberSpent(key: string, endsAt: number): void {
+    if (this.spent.size >= MAX_SPENT) {
+      const now = Date.now();
+      for (const [spentKey, until] of this.spent) if (until <= now) this.spent.delete(spentKey);
+      for (const spentKey of this.spent.keys()) {
+        if (this.spent.size < MAX_SPENT * 0.9) break;
+        this.spent.delete(spentKey);
+      }
     }
+    this.spent.set(key, endsAt);
   }
 
   close(): Promise<void> {
+    clearInterval(this.pruning);
     return this.pool.end();
   }
 }
@@ -179,13 +211,14 @@ export function setRateLimitHeaders(res: Response, state: RateLimitDecision): vo
 
 /**
  * Counts a request against its caller (the verified Bearer token's subject, else the client IP as
- * express sees it through TRUST_PROXY) and sets the rate headers. Leaves the principal on
- * `res.locals.principal`; resolves whether the request may go on.
+ * express sees it through TRUST_PROXY; always the IP when `byAddress`, for requests that check a
+ * secret or issue a credential, so that no token raises the budget of guessing) and sets the rate
+ * headers. Leaves the principal on `res.locals.principal`; resolves whether the request may go on.
  */
-export async function limitRequest(limiter: CallerRateLimiter, tokens: AccessTokens, req: Request, res: Response): Promise<boolean> {
+export async function limitRequest(limiter: CallerRateLimiter, tokens: AccessTokens, req: Request, res: Response, byAddress = false): Promise<boolean> {
   const principal = await tokens.fromHeader(req.headers.authorization);
   res.locals.principal = principal;
-  const state = await limiter.consume(principal, req.ip);
+  const state = await limiter.consume(byAddress ? undefined : principal, req.ip);
   setRateLimitHeaders(res, state);
   return state.allowed;
 }

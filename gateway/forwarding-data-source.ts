@@ -8,6 +8,8 @@ import { REQUEST_ID_HEADER } from '../core/logger';
 export interface GatewayContext {
   authorization?: string;
   requestId: string;
+  /** The client's address (HTTP callers): sign-in mutations are rate limited by it. */
+  address?: string;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { RequestHandler } from 'express';
-import { GraphQLSchema } from 'graphql';
+import { GraphQLError, GraphQLSchema } from 'graphql';
 import { createServer } from 'node:http';
 import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
@@ -12,15 +12,15 @@ import { errorLogPlugin, formatGraphqlError } from '../core/graphql-errors';
 import { CompiledOperation, directExecutor } from '../core/graphql-direct';
 import { Caller, OperationExecutor, RunningGraphqlServer, serveGraphql } from '../core/graphql-http';
 import { Logger, operationLogPlugin } from '../core/logger';
-import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
+import { CallerRateLimiter, limitRequest, RateLimitDecision } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
 import { InProcessDataSource } from './in-process-data-source';
-import { operationProtection } from './operation-limits';
+import { namesAnyRootField, oncePerRequestFields, operationProtection } from './operation-limits';
 import { attachSubscriptionForwarder } from './subscriptions';
 
 export interface GatewayOptions {
-  config: Pick<Config, 'jwtSecret' | 'internalSecret' | 'trustProxy' | 'introspection'>;
+  config: Pick<Config, 'jwtSecret' | 'internalSecret' | 'trustProxy' | 'introspection' | 'gatewaySockets'>;
   port: number;
   host: string;
   subgraphUrls: Record<string, string>;
@@ -56,14 +56,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
   app.set('trust proxy', config.trustProxy);
   const httpServer = createServer(app);
   const apiSchema = apiSchemaOf(supergraphSdl);
+  const tokens = new AccessTokens(config.jwtSecret);
+  const protection = operationProtection(supergraphSdl);
   const forwarder = attachSubscriptionForwarder({
     httpServer,
     apiSchema,
     supergraphSdl,
     subgraphUrls: options.subgraphUrls,
     internal,
+    tokens,
+    rateLimiter: options.rateLimiter,
+    protection,
+    sockets: config.gatewaySockets,
   });
-  const protection = operationProtection(supergraphSdl);
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: config.introspection,
@@ -75,6 +80,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
       // No cache hints are served; the default plugin would wrap every field resolver to compute them.
       ApolloServerPluginCacheControlDisabled(),
       ...protection.plugins,
+      signInByAddress(options.rateLimiter, tokens, internal, oncePerRequestFields(supergraphSdl)),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       operationLogPlugin(options.logger),
       errorLogPlugin(options.logger),
@@ -85,7 +91,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
   const running = await serveGraphql(apollo, app, httpServer, {
     port: options.port,
     host: options.host,
-    guard: rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret), internal),
+    guard: rateLimit(options.rateLimiter, tokens, internal),
     context,
   });
   const execute = directExecutor({
@@ -135,4 +141,39 @@ function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens, internal: I
       next(error);
     }
   };
+}
+
+/**
+ * Logins, password resets and key exchanges (the once-per-request mutations: they check a secret or
+ * issue a credential) are counted by the client address even when a token comes with them: the guard
+ * counted the token, and no credential may raise the budget of guessing. An anonymous caller was
+ * counted by its address already.
+ */
+function signInByAddress(limiter: CallerRateLimiter, tokens: AccessTokens, internal: InternalCredential, signIns: Set<string>): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart({ request }) {
+      if (internal.matches(request.http?.headers.get(INTERNAL_CREDENTIAL_HEADER))) return;
+      return {
+        async didResolveOperation({ operation, document, contextValue, response }) {
+          if (!operation || !namesAnyRootField(operation, document, signIns) || !(await tokens.fromHeader(contextValue.authorization))) return;
+          const state = await limiter.consume(undefined, contextValue.address);
+          const headers = rateLimitHeaders(state);
+          for (const [name, value] of headers) response.http.headers.set(name, value);
+          if (!state.allowed) {
+            throw new GraphQLError('Too many requests: rate limit exceeded', { extensions: { code: 'RATE_LIMITED', retryAfter: state.retryAfter, http: { status: 429, headers } } });
+          }
+        },
+      };
+    },
+  };
+}
+
+function rateLimitHeaders(state: RateLimitDecision): HeaderMap {
+  const headers = new HeaderMap([
+    ['x-ratelimit-limit', String(state.limit)],
+    ['x-ratelimit-remaining', String(state.remaining)],
+    ['x-ratelimit-reset', String(state.resetAt)],
+  ]);
+  if (!state.allowed) headers.set('retry-after', String(state.retryAfter));
+  return headers;
 }

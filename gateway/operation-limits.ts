@@ -1,5 +1,5 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { ASTVisitor, FragmentDefinitionNode, GraphQLError, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, ValidationRule, parse } from 'graphql';
+import { ASTVisitor, DocumentNode, FragmentDefinitionNode, GraphQLError, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, ValidationRule, parse } from 'graphql';
 import { ONCE_PER_REQUEST_TAG } from '../core/graphql/once-per-request';
 
 /** Limits every operation sent to the gateway must stay within; the REST operations stay well inside. */
@@ -36,6 +36,8 @@ export function operationProtection(supergraphSdl: string) {
   };
 }
 
+export type OperationProtection = ReturnType<typeof operationProtection>;
+
 /** The Mutation fields carrying `@tag(name: "once-per-request")` in the supergraph. */
 export function oncePerRequestFields(supergraphSdl: string): Set<string> {
   const names = new Set<string>();
@@ -65,14 +67,19 @@ function rootFieldNames(selectionSet: SelectionSetNode, fragments: Record<string
   });
 }
 
-function fragmentsOf(context: ValidationContext): Record<string, FragmentDefinitionNode> {
-  return Object.fromEntries(context.getDocument().definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  return Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+}
+
+/** Whether the operation selects any of the root fields, through fragments too. */
+export function namesAnyRootField(operation: OperationDefinitionNode, document: DocumentNode, fields: Set<string>): boolean {
+  return rootFieldNames(operation.selectionSet, fragmentsOf(document)).some((name) => fields.has(name));
 }
 
 export function maxRootFieldsRule(max: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation: OperationDefinitionNode) {
-      const count = rootFieldNames(operation.selectionSet, fragmentsOf(context)).filter((name) => !name.startsWith('__')).length;
+      const count = rootFieldNames(operation.selectionSet, fragmentsOf(context.getDocument())).filter((name) => !name.startsWith('__')).length;
       if (count > max) context.reportError(new GraphQLError(`Too many root fields: ${count}, at most ${max} per operation.`, { nodes: [operation] }));
     },
   });
@@ -84,7 +91,7 @@ export function oncePerRequestRule(fields: Set<string>): ValidationRule {
     return {
       OperationDefinition(operation: OperationDefinitionNode) {
         if (operation.operation !== 'mutation') return;
-        for (const name of rootFieldNames(operation.selectionSet, fragmentsOf(context))) {
+        for (const name of rootFieldNames(operation.selectionSet, fragmentsOf(context.getDocument()))) {
           if (fields.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
         }
       },

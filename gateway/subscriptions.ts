@@ -4,8 +4,14 @@ import { useServer } from 'graphql-ws/use/ws';
 import { Server } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
 import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
+import { AccessTokens } from '../core/auth/jwt';
+import { Config } from '../core/config';
+import { RateLimitedError } from '../core/errors';
+import { compile } from '../core/graphql-direct';
 import { MAX_WS_MESSAGE_BYTES } from '../core/graphql-http';
 import { REQUEST_ID_HEADER } from '../core/logger';
+import { CallerRateLimiter } from '../core/rate-limit';
+import { OperationProtection } from './operation-limits';
 
 /** Which subgraph owns each root Subscription field, read from the supergraph's join directives. */
 export function subscriptionOwners(supergraphSdl: string): Map<string, string> {
@@ -47,26 +53,121 @@ interface ForwarderOptions {
   supergraphSdl: string;
   subgraphUrls: Record<string, string>;
   internal: InternalCredential;
+  tokens: AccessTokens;
+  /** Shared with the HTTP path: each subscription is a request of its caller. */
+  rateLimiter: CallerRateLimiter;
+  /** The HTTP path's operation limits (gateway/operation-limits.ts). */
+  protection: OperationProtection;
+  sockets: Config['gatewaySockets'];
 }
+
+/** What an acknowledged socket is: whose, and whether it is the REST adapter's (its caller was counted there). */
+interface Connection {
+  caller: string;
+  internal: boolean;
+}
+
+/** The WebSocket close code of a caller past its sockets: a policy refusal, which clients do not retry. */
+export const TOO_MANY_SOCKETS_CLOSE_CODE = 1008;
 
 /**
  * The gateway cannot execute subscriptions itself, so this graphql-ws server on the gateway's
  * /graphql validates each subscription against the API schema and forwards it to the graphql-ws
  * endpoint of the subgraph that owns its root field, relaying results and mapping upstream errors.
+ * It acknowledges `connection_init` only with a valid access token in `authorization` (else 4403),
+ * holds at most `sockets.perCaller` acknowledged sockets of one caller (else closed 1008) and
+ * `sockets.maxOpen` sockets in all (else the upgrade is answered 503), both per process; each
+ * `subscribe` message is a request of its caller under the rate limit and the HTTP operation limits.
  */
 export function attachSubscriptionForwarder(options: ForwarderOptions): { dispose: () => Promise<void> } {
   const owners = subscriptionOwners(options.supergraphSdl);
-  const wsServer = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: MAX_WS_MESSAGE_BYTES });
+  const { apiSchema, protection, tokens, rateLimiter } = options;
+  const wsServer: WebSocketServer = new WebSocketServer({
+    server: options.httpServer,
+    path: '/graphql',
+    maxPayload: MAX_WS_MESSAGE_BYTES,
+    // Every socket counts, acknowledged or not: one that sends no connection_init is closed after 3 s.
+    verifyClient: (_info, accept) => (wsServer.clients.size < options.sockets.maxOpen ? accept(true) : accept(false, 503, 'Too many open sockets')),
+  });
+  const sockets = new SocketsPerCaller(options.sockets.perCaller);
+  const connections = new WeakMap<object, Connection>();
   const server = useServer(
     {
-      schema: options.apiSchema,
-      context: (ctx) => ({ connectionParams: ctx.connectionParams ?? {} }),
+      schema: apiSchema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const principal = await tokens.fromHeader(stringParam(params.authorization));
+        if (!principal) return false;
+        const caller = `${principal.kind}:${principal.id}`;
+        if (!sockets.open(caller)) {
+          ctx.extra.socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this caller');
+          return false;
+        }
+        connections.set(ctx, { caller, internal: options.internal.matches(stringParam(params[INTERNAL_CREDENTIAL_HEADER])) });
+        return true;
+      },
+      onClose: (ctx) => {
+        const connection = connections.get(ctx);
+        if (!connection) return;
+        connections.delete(ctx);
+        sockets.close(connection.caller);
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        // The token is checked again: it may have expired since the socket opened.
+        const principal = await tokens.fromHeader(stringParam(ctx.connectionParams?.authorization));
+        if (!principal) return [new GraphQLError('The access token of this connection is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+        if (!connections.get(ctx)?.internal) {
+          const state = await rateLimiter.consume(principal, undefined);
+          if (!state.allowed) return [new RateLimitedError('Too many requests: rate limit exceeded', state.retryAfter)];
+        }
+        const compiled = compile(
+          { schema: apiSchema, validationRules: protection.validationRules, parseOptions: protection.parseOptions },
+          { query: payload.query, operationName: payload.operationName ?? undefined },
+        );
+        if (!('document' in compiled)) return compiled.map((error) => withMessage(error, protection.hideSuggestions(error.message)));
+        if (compiled.operation.operation !== 'subscription') {
+          return [new GraphQLError('Only subscriptions are served over the socket: send queries and mutations over HTTP', { extensions: { code: 'BAD_REQUEST' } })];
+        }
+        return {
+          schema: apiSchema,
+          document: compiled.document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: { connectionParams: ctx.connectionParams ?? {} },
+        };
+      },
       subscribe: (args: ExecutionArgs) => forward(args, owners, options.subgraphUrls, options.internal),
     },
     wsServer,
   );
   return { dispose: async () => void (await server.dispose()) };
 }
+
+/** The acknowledged sockets of each caller in this process. */
+class SocketsPerCaller {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly max: number) {}
+
+  /** Counts a socket of the caller, unless it holds the most it may. */
+  open(caller: string): boolean {
+    const open = this.counts.get(caller) ?? 0;
+    if (open >= this.max) return false;
+    this.counts.set(caller, open + 1);
+    return true;
+  }
+
+  close(caller: string): void {
+    const open = (this.counts.get(caller) ?? 1) - 1;
+    if (open > 0) this.counts.set(caller, open);
+    else this.counts.delete(caller);
+  }
+}
+
+const stringParam = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+const withMessage = (error: GraphQLError, message: string) =>
+  new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions });
 
 /**
  * The subscription at the owning subgraph, over a graphql-ws client of its own. Its `return()` (the

@@ -25,7 +25,7 @@ import { idempotencyKeyOf } from './v1/idempotency';
 import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
 import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
-import { OAUTH_REGISTRATION_PATH, oauthRouter } from './oauth/router';
+import { OAUTH_REGISTRATION_PATH, OAUTH_SIGN_IN_PATHS, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
 import { OperationVariables } from './variables';
 import { join } from 'node:path';
@@ -45,7 +45,8 @@ export interface RestAppOptions {
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
 export function createRestApp(options: RestAppOptions): Express {
   const { config, logger } = options;
-  const gateway = options.gateway ?? gatewayOverHttp(config.gatewayUrl, new InternalCredential(config.internalSecret));
+  const internal = new InternalCredential(config.internalSecret);
+  const gateway = options.gateway ?? gatewayOverHttp(config.gatewayUrl, internal);
   const storage = options.storage ?? new LocalFileStorage(join(config.dataDir, 'uploads'), config.publicUrl);
   const app = express();
   app.disable('x-powered-by');
@@ -59,19 +60,21 @@ export function createRestApp(options: RestAppOptions): Express {
       .catch(() => false);
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
-  app.use('/files', ...serveFiles(storage.directory));
-  app.get(REPORT_DOWNLOAD_ROUTE, reportDownload(config, logger));
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
   app.use([V1_BASE, OAUTH_REGISTRATION_PATH], new OAuthAccessTokenCredentials(gateway, config.jwtSecret).middleware);
+  for (const route of (options.routes ?? ROUTES).filter((candidate) => candidate.limitByAddress)) app[route.method](route.path, limitByAddress);
+  app.use(OAUTH_SIGN_IN_PATHS, limitByAddress);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
+  app.use('/files', ...serveFiles(storage.directory));
+  app.get(REPORT_DOWNLOAD_ROUTE, reportDownload(config, logger));
   app.use(cookieParser());
   const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
   app.use(oauthRouter(config, gateway));
   const { heartbeatSeconds, maxOpen } = config.streams;
-  app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger }));
+  app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger, internal }));
   for (const route of options.routes ?? ROUTES) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
     if (isV1Route(route) && (route.upload || route.authorize || !isV1Path(route.path))) {
@@ -152,11 +155,17 @@ function v1Input(input: RouteInput, route: Route): RouteInput {
 
 const jsonBody = express.json({ limit: '1mb' });
 
+/** Marks a request that checks a secret or issues a credential: the rate limit counts it by the client address. */
+const limitByAddress: RequestHandler = (_req, res, next) => {
+  res.locals.limitByAddress = true;
+  next();
+};
+
 /** Per-caller rate limits: past the limit, 429 with Retry-After in the service envelope. */
 function rateLimit(limiter: CallerRateLimiter, tokens: AccessTokens): RequestHandler {
   return async (req, res, next) => {
     try {
-      if (await limitRequest(limiter, tokens, req, res)) return next();
+      if (await limitRequest(limiter, tokens, req, res, res.locals.limitByAddress === true)) return next();
       if (isV1Path(req.path)) return void res.status(429).json(v1ErrorBody('RATE_LIMITED', 'Too many requests: rate limit exceeded'));
       res.status(429).json(errorBody(429, 'Too many requests: rate limit exceeded'));
     } catch (error) {

@@ -2,6 +2,7 @@ import { RequestHandler, Response } from 'express';
 import { FormattedExecutionResult, GraphQLFormattedError, GraphQLSchema, parse } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { INTERNAL_CREDENTIAL_HEADER, InternalCredential } from '../core/auth/internal-credential';
 import { validationError } from '../core/errors';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { errorBody, errorFromGraphql, retryAfterOf } from './envelope';
@@ -21,6 +22,8 @@ export interface NotificationEventStreamOptions {
   /** Open streams of this adapter process. */
   maxOpen: number;
   logger: Logger;
+  /** Presented to the gateway, which then does not count the stream's subscription again (this request was counted). */
+  internal: InternalCredential;
 }
 
 interface StreamEvent {
@@ -56,7 +59,7 @@ export function notificationEventStream(options: NotificationEventStreamOptions)
         webSocketImpl: WebSocket,
         lazy: true,
         retryAttempts: 0,
-        connectionParams: { authorization: req.headers.authorization, [REQUEST_ID_HEADER]: res.locals.requestId },
+        connectionParams: { authorization: req.headers.authorization, [REQUEST_ID_HEADER]: res.locals.requestId, [INTERNAL_CREDENTIAL_HEADER]: options.internal.secret },
       });
       let heartbeat: NodeJS.Timeout | undefined;
       let closed = false;

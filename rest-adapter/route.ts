@@ -71,6 +71,12 @@ export interface Route {
    * answer of the route, refusals included, says `Cache-Control: no-store`, so no browser or proxy keeps it.
    */
   credential?: boolean;
+  /**
+   * Checks a secret or issues a credential (login, refresh, password reset, key exchange): rate limited
+   * by the client address whatever Bearer token comes with it, so that no credential raises the budget
+   * of guessing.
+   */
+  limitByAddress?: boolean;
 
   // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
   /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given; a list needs every one. */

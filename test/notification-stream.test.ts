@@ -175,6 +175,16 @@ describe('GET /in-apps/me/events', () => {
     await eventOf(reopened, 'connected', () => true);
   });
 
+  it('is one request of its member: the gateway does not count the adapter\'s subscription again', async () => {
+    const member = await platform.loginMember();
+    const remaining = async () => Number((await platform.api('GET', '/auth/api/members/me', { token: member.token })).headers.get('x-ratelimit-remaining'));
+    const before = await remaining();
+    const stream = await openStream(member.token);
+    await eventOf(stream, 'connected', (event) => event.data.type === 'connected');
+    expect(Number(stream.headers['x-ratelimit-remaining'])).toBe(before - 1);
+    expect(await remaining()).toBe(before - 2);
+  });
+
   it('serves the same events over graphql-ws through the gateway', async () => {
     const client = createClient({ url: platform.gatewayUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${stranger.token}` } });
     const received: any[] = [];

@@ -7,6 +7,7 @@ import { createScratchDatabase, ScratchDatabase } from './support/scratch-databa
 import { useTempDirs } from './support/temp-dirs';
 
 const tempDir = useTempDirs('loyalty-workers-');
+const ADMIN = { email: 'workers-admin@example.com', password: randomBytes(12).toString('hex') };
 let database: ScratchDatabase;
 let child: ChildProcess;
 const lines: Array<Record<string, any>> = [];
@@ -52,6 +53,8 @@ beforeAll(async () => {
       CLUSTER_PORT: clusterPort,
       LOG_LEVEL: 'info',
       PASSWORD_SCRYPT_COST: '1024',
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -71,6 +74,37 @@ afterAll(async () => {
   }
   await database.drop();
 });
+
+it('lowers one caller\'s X-RateLimit-Remaining by one with every request, whichever worker answers it', async () => {
+  const ready = await logLine((line) => line.msg === 'platform ready');
+  await announced;
+  const login = await fetch(`${ready.rest}/auth/api/staffs/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', connection: 'close' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(login.status).toBe(200);
+  const authorization = `Bearer ${((await login.json()) as any).data.data.accessToken}`;
+  const remaining: number[] = [];
+  const servedBy = new Set<number>();
+  for (let i = 0; i < 40; i += 1) {
+    // A new connection each time: the workers take connections in turn.
+    const requestId = `rate-${i}`;
+    const response =
+      i % 4 === 3
+        ? await fetch(ready.graphql, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization, connection: 'close' },
+            body: JSON.stringify({ query: '{ currentStaff { id } }' }),
+          })
+        : await fetch(`${ready.rest}/auth/api/staffs/me`, { headers: { authorization, 'x-request-id': requestId, connection: 'close' } });
+    expect(response.status).toBe(200);
+    remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+    if (i % 4 !== 3) servedBy.add((await logLine((line) => line.msg === 'request' && line.reqId === requestId)).pid);
+  }
+  expect(servedBy.size).toBe(2);
+  expect(remaining).toEqual(remaining.map((_, i) => remaining[0] - i));
+}, 120_000);
 
 it('runs the platform in one worker per WORKERS, serving requests from each, and stops them all on SIGTERM', async () => {
   const ready = await logLine((line) => line.msg === 'platform ready');

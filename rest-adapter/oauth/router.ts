@@ -80,6 +80,8 @@ const basicAuthorization = (req: Request): string | undefined => {
 };
 
 export const OAUTH_REGISTRATION_PATH = '/oauth/register';
+/** The endpoints that sign a user in or check a client's secret: rate limited by the client address. */
+export const OAUTH_SIGN_IN_PATHS = ['/oauth/authorize', '/oauth/token', '/oauth/revoke', '/oauth/introspect'];
 
 /**
  * The OAuth 2.0 authorization server's HTTP endpoints (contract section 3): metadata, registration,

@@ -12,6 +12,7 @@ export const AUTH_ROUTES: Route[] = [
     path: `${BASE}/get-new-access-token`,
     operation: 'RefreshAccessToken',
     public: true,
+    limitByAddress: true,
     variables: ({ body, cookies }) => ({ refreshToken: body.refreshToken ?? cookies[REFRESH_COOKIE] }),
     envelope: 'data',
     after: setRefreshCookie,
@@ -19,18 +20,19 @@ export const AUTH_ROUTES: Route[] = [
   },
 
   // Staff actions without a token
-  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, envelope: 'nested', message: 'Login successful', after: setRefreshCookie, credential: true },
-  { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', public: true, envelope: 'message', message: 'Password reset code sent' },
+  { method: 'post', path: `${BASE}/staffs/login`, operation: 'StaffLogin', public: true, limitByAddress: true, envelope: 'nested', message: 'Login successful', after: setRefreshCookie, credential: true },
+  { method: 'post', path: `${BASE}/staffs/request-reset-password`, operation: 'RequestStaffPasswordReset', public: true, limitByAddress: true, envelope: 'message', message: 'Password reset code sent' },
   {
     method: 'post',
     path: `${BASE}/staffs/request-reset-password-by-email`,
     operation: 'RequestStaffPasswordResetByEmail',
     public: true,
+    limitByAddress: true,
     envelope: 'message',
     message: 'If the email belongs to a staff account, a reset code has been sent',
   },
-  { method: 'post', path: `${BASE}/staffs/reset-password/:sessionId`, operation: 'ResetStaffPassword', public: true, envelope: 'message', message: 'Password has been reset' },
-  { method: 'get', path: `${BASE}/staffs/check-session/:sessionId`, operation: 'StaffResetSession', public: true, envelope: 'nested', message: 'Reset session checked' },
+  { method: 'post', path: `${BASE}/staffs/reset-password/:sessionId`, operation: 'ResetStaffPassword', public: true, limitByAddress: true, envelope: 'message', message: 'Password has been reset' },
+  { method: 'get', path: `${BASE}/staffs/check-session/:sessionId`, operation: 'StaffResetSession', public: true, limitByAddress: true, envelope: 'nested', message: 'Reset session checked' },
 
   // Staff management
   { method: 'get', path: `${BASE}/staffs`, operation: 'Staffs', envelope: 'nested', message: 'Staff list' },
@@ -50,6 +52,7 @@ export const AUTH_ROUTES: Route[] = [
     path: `${BASE}/services/get-access-token`,
     operation: 'ExchangeApiKey',
     public: true,
+    limitByAddress: true,
     variables: ({ body }) => ({ apiKey: body.apiKey }),
     envelope: 'data',
     credential: true,
@@ -61,6 +64,7 @@ export const AUTH_ROUTES: Route[] = [
     path: `${BASE}/members/chatapp/login`,
     operation: 'ChatappLogin',
     public: true,
+    limitByAddress: true,
     variables: ({ body }) => ({ code: body.code }),
     envelope: 'nested',
     message: 'Login successful',

@@ -40,6 +40,7 @@ export const V1_AUTH_ROUTES: Route[] = [
     envelope: 'v1',
     public: true,
     credential: true,
+    limitByAddress: true,
     unauthenticated: 'INVALID_CODE',
     doc: {
       summary: 'Sign a customer in with a chat-app login code',
