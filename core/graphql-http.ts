@@ -11,7 +11,15 @@ import { REQUEST_ID_HEADER } from './logger';
 export interface Caller {
   authorization?: string;
   requestId: string;
+  /**
+   * Check the operation's arguments (authorization, then the subgraphs' validation) and run nothing:
+   * every resolver answers a VALIDATION error instead (core/subgraph.ts).
+   */
+  validateOnly?: boolean;
 }
+
+/** Carries `Caller.validateOnly` over HTTP, from the REST adapter to the gateway and on to the subgraphs. */
+export const VALIDATE_ONLY_HEADER = 'x-validate-only';
 
 export interface GraphqlOperation {
   query: string;
@@ -59,7 +67,8 @@ export async function serveGraphql<TContext extends BaseContext>(
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
-  const contextOf = ({ req }: { req: express.Request }) => serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID() });
+  const contextOf = ({ req }: { req: express.Request }) =>
+    serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID(), validateOnly: req.get(VALIDATE_ONLY_HEADER) === 'true' || undefined });
   app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: contextOf }));
   const running = await listenServer(httpServer, serving.port, serving.host);
   return { ...running, close: () => apollo.stop() };
