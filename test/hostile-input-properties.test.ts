@@ -8,7 +8,8 @@ import { usePlatform } from './support/use-platform';
  * 5xx, and GraphQL never an internal error. Hostile strings (NUL, unpaired surrogates, prototype keys,
  * SQL and array-literal syntax), huge and fractional numbers, explicit nulls, arrays where objects go,
  * objects where strings go, against a representative set of Part 1-2 and v1 routes and of GraphQL
- * operations. A fixed seed and a bounded number of runs keep it repeatable and inside the CI budget.
+ * operations. A fixed seed and a bounded number of runs keep it repeatable and inside the CI budget;
+ * FUZZ_SEED and FUZZ_RUNS explore further on a developer's machine.
  */
 const { platform, admin, member } = usePlatform({ staff: ['admin'], members: 1 });
 
