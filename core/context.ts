@@ -12,4 +12,6 @@ export interface RequestContext<Services = unknown> {
   logger: Logger;
   requestId: string;
   services: Services;
+  /** The caller asks only whether the arguments pass (Caller.validateOnly): no resolver runs. */
+  validateOnly?: boolean;
 }

@@ -1,7 +1,7 @@
 import { InternalCredential } from './auth/internal-credential';
 import { Config } from './config';
 import { AppError } from './errors';
-import { GraphqlAnswer, OperationExecutor } from './graphql-http';
+import { GraphqlAnswer, OperationExecutor, VALIDATE_ONLY_HEADER } from './graphql-http';
 import { post } from './http-client';
 import { REQUEST_ID_HEADER } from './logger';
 
@@ -14,6 +14,7 @@ export function gatewayOverHttp(url: string, internal: InternalCredential): Oper
   return async (operation, caller) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', [REQUEST_ID_HEADER]: caller.requestId, ...internal.headers() };
     if (caller.authorization) headers.authorization = caller.authorization;
+    if (caller.validateOnly) headers[VALIDATE_ONLY_HEADER] = 'true';
     try {
       const response = await post(url, JSON.stringify(operation), headers);
       return JSON.parse(response.text) as GraphqlAnswer;

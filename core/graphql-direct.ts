@@ -23,6 +23,8 @@ export interface DirectExecution<TContext> {
   context: (caller: Caller) => Promise<TContext>;
   /** Executes a compiled operation for one caller. */
   run: (compiled: CompiledOperation, variables: Record<string, unknown> | undefined, contextValue: TContext) => Promise<ExecutionResult>;
+  /** Refuses a request before it runs, for what validation cannot see (its variables: the gateway's caller mistakes). */
+  refuse?: (compiled: CompiledOperation, variables: Record<string, unknown> | undefined) => GraphQLError | undefined;
   /** Rewrites error messages before they are formatted (the gateway hides field suggestions). */
   rewriteMessage?: (message: string) => string;
   logger: Logger;
@@ -56,8 +58,11 @@ export function directExecutor<TContext extends { requestId?: string }>(executio
     const compiled = compiledOf(request);
     let result: ExecutionResult;
     let requestId: string | undefined = caller.requestId;
+    const refused = isErrors(compiled) ? undefined : execution.refuse?.(compiled, request.variables);
     if (isErrors(compiled)) {
       result = { errors: compiled };
+    } else if (refused) {
+      result = { errors: [refused] };
     } else {
       try {
         const contextValue = await execution.context(caller);

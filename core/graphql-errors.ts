@@ -5,7 +5,7 @@ import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AppError, STATUS_BY_CODE } from './errors';
 import { Logger } from './logger';
 
-const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND']);
+const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
 
 /** Whether an error may reach the client as it is: a domain error, a duplicate (409) or a request error. */
 function isExpected(error: unknown, code: unknown): boolean {

@@ -13,7 +13,15 @@ export interface Caller {
   requestId: string;
   /** The client's address as the HTTP server sees it through TRUST_PROXY; none for callers in the process. */
   address?: string;
+  /**
+   * Check the operation's arguments (authorization, then the subgraphs' validation) and run nothing:
+   * every resolver answers a VALIDATION error instead (core/subgraph.ts).
+   */
+  validateOnly?: boolean;
 }
+
+/** Carries `Caller.validateOnly` over HTTP, from the REST adapter to the gateway and on to the subgraphs. */
+export const VALIDATE_ONLY_HEADER = 'x-validate-only';
 
 export interface GraphqlOperation {
   query: string;
@@ -62,7 +70,7 @@ export async function serveGraphql<TContext extends BaseContext>(
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
   const contextOf = ({ req }: { req: express.Request }) =>
-    serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID(), address: req.ip });
+    serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID(), address: req.ip, validateOnly: req.get(VALIDATE_ONLY_HEADER) === 'true' || undefined });
   app.use('/graphql', ...guard, express.json({ limit: MAX_GRAPHQL_REQUEST_BYTES }), expressMiddleware(apollo, { context: contextOf }));
   const running = await listenServer(httpServer, serving.port, serving.host);
   return { ...running, close: () => apollo.stop() };

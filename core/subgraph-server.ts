@@ -45,7 +45,7 @@ export function subgraphServing(config: Config, name: string): Pick<SubgraphServ
  */
 export async function startSubgraphServer(options: SubgraphServerOptions): Promise<RunningGraphqlServer> {
   const { subgraph, orm, tokens, logger, internal } = options;
-  const contextFor = async (authorization: string | undefined, requestId: string | undefined): Promise<RequestContext> => {
+  const contextFor = async (authorization: string | undefined, requestId: string | undefined, validateOnly?: boolean): Promise<RequestContext> => {
     const id = requestId || randomUUID();
     const em = orm.em.fork();
     let requestLogger: Logger | undefined;
@@ -58,6 +58,7 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
       },
       requestId: id,
       services: options.services?.(em),
+      ...(validateOnly ? { validateOnly } : {}),
     };
   };
 
@@ -89,7 +90,7 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
     ],
   });
-  const context = (caller: Caller) => contextFor(caller.authorization, caller.requestId);
+  const context = (caller: Caller) => contextFor(caller.authorization, caller.requestId, caller.validateOnly);
   const running = await serveGraphql(apollo, app, httpServer, {
     port: options.port,
     host: options.host,

@@ -4,6 +4,8 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { GraphQLSchema, parse } from 'graphql';
 import { buildSchema, createResolversMap, NonEmptyArray, PubSub } from 'type-graphql';
 import { authChecker } from './auth/access';
+import { RequestContext } from './context';
+import { AppError } from './errors';
 import { validateArgument } from './validation';
 
 const FEDERATION_LINK =
@@ -20,7 +22,7 @@ export interface SubgraphDefinition {
   referenceResolvers?: ReferenceResolvers;
   pubSub?: PubSub;
   /** Builds each resolver class; lets resolvers receive the subgraph's dependencies in their constructor. */
-  container?: { get: (resolverClass: any) => unknown };
+  container?: ResolverContainer;
 }
 
 export interface BuiltSubgraph {
@@ -43,8 +45,38 @@ const NO_TOPICS: PubSub = {
   },
 };
 
+type ResolverContainer = { get: (resolverClass: any) => unknown };
+
+/** type-graphql's own way: one instance of each resolver class. */
+function singletons(): ResolverContainer {
+  const instances = new Map<Function, unknown>();
+  return { get: (resolverClass) => instances.get(resolverClass) ?? instances.set(resolverClass, new resolverClass()).get(resolverClass) };
+}
+
+/**
+ * The resolvers of a validate-only request (RequestContext.validateOnly): type-graphql has checked the
+ * caller and the arguments before it calls a resolver's method, so every method answers that they
+ * passed, and nothing runs.
+ */
+const VALIDATE_ONLY: ResolverContainer = {
+  get: () =>
+    new Proxy(
+      {},
+      {
+        // Not a promise (no `then`): type-graphql awaits a resolver instance that is one.
+        get: (_target, property) =>
+          property === 'then'
+            ? undefined
+            : () => {
+                throw new AppError('VALIDATION', 'The arguments passed their checks; nothing was run (validate only)');
+              },
+      },
+    ),
+};
+
 /** Builds a federation v2 subgraph from type-graphql resolvers. */
 export async function buildSubgraph(definition: SubgraphDefinition): Promise<BuiltSubgraph> {
+  const resolverInstances = definition.container ?? singletons();
   const typeGraphqlSchema = await buildSchema({
     resolvers: definition.resolvers,
     orphanedTypes: definition.orphanedTypes,
@@ -53,7 +85,7 @@ export async function buildSubgraph(definition: SubgraphDefinition): Promise<Bui
     validateFn: validateArgument,
     authChecker,
     pubSub: definition.pubSub ?? NO_TOPICS,
-    container: definition.container,
+    container: ({ context }) => ((context as RequestContext | undefined)?.validateOnly ? VALIDATE_ONLY : resolverInstances),
   });
   const sdl = `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(typeGraphqlSchema)}`;
   const resolvers = createResolversMap(typeGraphqlSchema) as GraphQLResolverMap<unknown>;

@@ -9,11 +9,26 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   });
 }
 
+/** The arguments of one field resolution, as type-graphql hands them to validateFn. */
+interface ResolverArguments {
+  args: Record<string, unknown>;
+}
+
+/** Field resolutions whose arguments were checked for unstorable text (a resolver validates each of its parameters). */
+const textChecked = new WeakSet<ResolverArguments>();
+
 /**
- * type-graphql's validateFn: runs the class-validator rules of argument and input classes and
- * turns their failures into a VALIDATION error with one entry per failing field.
+ * type-graphql's validateFn: refuses text PostgreSQL cannot store in any argument of the field (one
+ * place for every string a client sends, REST or GraphQL, variable or literal), then runs the
+ * class-validator rules of argument and input classes; either way a VALIDATION error with one entry
+ * per failing field.
  */
-export async function validateArgument(value: unknown): Promise<void> {
+export async function validateArgument(value: unknown, _type?: unknown, resolverData?: ResolverArguments): Promise<void> {
+  if (resolverData && !textChecked.has(resolverData)) {
+    textChecked.add(resolverData);
+    const unstorable = Object.entries(resolverData.args).flatMap(([name, arg]) => unstorableTextErrors(arg, name === 'input' ? '' : name));
+    if (unstorable.length > 0) throw validationError(unstorable);
+  }
   const items = Array.isArray(value) ? value : [value];
   const errors: FieldError[] = [];
   for (const item of items) {
@@ -21,6 +36,58 @@ export async function validateArgument(value: unknown): Promise<void> {
     errors.push(...flatten(await validate(item, { forbidUnknownValues: false })));
   }
   if (errors.length > 0) throw validationError(errors);
+}
+
+const NUL = /\u0000/;
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** What is wrong with one string a client sent, if anything: PostgreSQL's text refuses NUL, its jsonb (and encodeURI) an unpaired surrogate. */
+function unstorableTextProblem(text: string): string | undefined {
+  if (NUL.test(text)) return 'must not contain the NUL character (U+0000)';
+  if (UNPAIRED_SURROGATE.test(text)) return 'must be well-formed Unicode (it holds an unpaired surrogate, such as \\ud800)';
+  return undefined;
+}
+
+/**
+ * One field error for each string (or object key) in `value` holding a NUL character or an unpaired
+ * surrogate, named by its path under `field` (`address.street`, `tags.2`; a key names its object).
+ * Walks without recursion, so that no nesting depth can overflow the stack.
+ */
+export function unstorableTextErrors(value: unknown, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const pending: Array<[unknown, string]> = [[value, field]];
+  const name = (parent: string, key: string | number) => (parent ? `${parent}.${key}` : String(key));
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') {
+      const problem = unstorableTextProblem(item);
+      if (problem) errors.push({ field: path, message: `${path || 'value'} ${problem}` });
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Array.isArray(item) ? item.map((element, index): [number, unknown] => [index, element]) : Object.entries(item);
+      for (const [key] of entries) {
+        const problem = typeof key === 'string' ? unstorableTextProblem(key) : undefined;
+        if (problem) errors.push({ field: path, message: `${path || 'value'} has a key that ${problem}` });
+      }
+      // Last first: the stack then yields them in order.
+      for (const [key, element] of entries.reverse()) pending.push([element, name(path, key)]);
+    }
+  }
+  return errors;
+}
+
+/** How deep arrays and objects may nest in what a client sends: far past any field's own shape, well inside every parser's stack and PostgreSQL's. */
+export const MAX_NESTING = 32;
+
+/** Whether arrays and objects in `value` nest deeper than `max` levels (counted without recursion). */
+export function nestedDeeperThan(value: unknown, max = MAX_NESTING): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const element of Object.values(item)) pending.push([element, depth + 1]);
+  }
+  return false;
 }
 
 /** The largest magnitude an exact amount may have: well inside numeric(20, 2) and exactly representable to the cent. */

@@ -3,6 +3,7 @@ import type { FetcherResponse } from '@apollo/utils.fetcher';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { InternalCredential, INTERNAL_CREDENTIAL_HEADER } from '../core/auth/internal-credential';
 import { postFetch } from '../core/http-client';
+import { VALIDATE_ONLY_HEADER } from '../core/graphql-http';
 import { REQUEST_ID_HEADER } from '../core/logger';
 
 export interface GatewayContext {
@@ -10,6 +11,7 @@ export interface GatewayContext {
   requestId: string;
   /** The client's address (HTTP callers): sign-in mutations are rate limited by it. */
   address?: string;
+  validateOnly?: boolean;
 }
 
 /**
@@ -43,5 +45,6 @@ export class ForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext
     if (!('requestId' in context)) return;
     if (context.authorization) request.http?.headers.set('authorization', context.authorization);
     request.http?.headers.set(REQUEST_ID_HEADER, context.requestId);
+    if (context.validateOnly) request.http?.headers.set(VALIDATE_ONLY_HEADER, 'true');
   }
 }

@@ -17,6 +17,7 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { ForwardingDataSource, GatewayContext } from './forwarding-data-source';
 import { InProcessDataSource } from './in-process-data-source';
 import { namesAnyRootField, oncePerRequestFields, operationProtection } from './operation-limits';
+import { callerMistake, callerMistakesPlugin } from './caller-mistakes';
 import { attachSubscriptionForwarder } from './subscriptions';
 
 export interface GatewayOptions {
@@ -77,6 +78,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     validationRules: protection.validationRules,
     formatError: formatGraphqlError,
     plugins: [
+      // First: the other plugins' hooks may take the operation for granted.
+      callerMistakesPlugin(apiSchema),
       // No cache hints are served; the default plugin would wrap every field resolver to compute them.
       ApolloServerPluginCacheControlDisabled(),
       ...protection.plugins,
@@ -98,6 +101,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     schema: apiSchema,
     parseOptions: protection.parseOptions,
     validationRules: protection.validationRules,
+    refuse: ({ document, operation }, variables) => callerMistake(apiSchema, document, operation, { variables }),
     rewriteMessage: protection.hideSuggestions,
     context,
     run: runOnGateway(gateway, apiSchema, options.logger),

@@ -14,7 +14,7 @@ export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
     const caller: Partial<GatewayContext> = 'context' in options ? options.context : {};
     const answer = await this.execute(
       { query: request.query!, variables: request.variables as Record<string, unknown> | undefined, operationName: request.operationName },
-      { authorization: caller.authorization, requestId: caller.requestId ?? 'gateway' },
+      { authorization: caller.authorization, requestId: caller.requestId ?? 'gateway', validateOnly: caller.validateOnly },
     );
     return answer as Awaited<ReturnType<GraphQLDataSource['process']>>;
   }

@@ -6,8 +6,9 @@ import { InternalCredential } from '../core/auth/internal-credential';
 import { AccessTokens } from '../core/auth/jwt';
 import { Config } from '../core/config';
 import { AppError, FieldError, forbidden, STATUS_BY_CODE, validationError } from '../core/errors';
-import { OperationExecutor } from '../core/graphql-http';
+import { Caller, OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
+import { MAX_NESTING, nestedDeeperThan } from '../core/validation';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
@@ -27,7 +28,7 @@ import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notificatio
 import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
 import { OAUTH_REGISTRATION_PATH, OAUTH_SIGN_IN_PATHS, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
-import { OperationVariables } from './variables';
+import { OperationVariables, ValueSource } from './variables';
 import { join } from 'node:path';
 
 export interface RestAppOptions {
@@ -80,10 +81,10 @@ export function createRestApp(options: RestAppOptions): Express {
     if (isV1Route(route) && (route.upload || route.authorize || !isV1Path(route.path))) {
       throw new Error(`v1 route ${route.method.toUpperCase()} ${route.path} must live under ${V1_BASE} and declare scope, customer access or public only`);
     }
-    const handlers = isV1Route(route) ? [v1Access(route), jsonBody] : [
+    const handlers = isV1Route(route) ? [v1Access(route), ...jsonBody] : [
       ...(route.public ? [] : [requireToken]),
       ...(route.authorize ? [authorize(route.authorize)] : []),
-      jsonBody,
+      ...jsonBody,
       ...(route.upload ? uploadHandler(route.upload, storage) : []),
     ];
     app[route.method](route.path, ...(route.credential ? [noStore] : []), ...handlers, routeHandler(route, options.apiSchema, gateway, storage));
@@ -105,7 +106,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       const given: RouteInput = {
         params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
-        body: req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {},
+        body: req.body && typeof req.body === 'object' ? req.body : {},
         cookies: req.cookies ?? {},
         headers: req.headers,
         uploads: res.locals.uploads ?? {},
@@ -113,9 +114,10 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       const input = v1 ? v1Input(given, route) : given;
       const built = (route.variables ?? defaultVariables)(input);
       if (route.idempotent) built.idempotencyKey = idempotencyKeyOf(req.headers);
-      const { values, errors } = variables.coerce(built);
-      if (errors.length > 0) throw validationError(errors);
-      const result = await gateway({ query: document, variables: values }, { authorization: req.headers.authorization, requestId: res.locals.requestId });
+      const caller = { authorization: req.headers.authorization, requestId: res.locals.requestId };
+      const { values, errors, rest } = variables.coerce(built, sourceOf(req));
+      if (errors.length > 0) throw validationError([...errors, ...(rest ? await otherFieldErrors(gateway, document, rest, caller, errors) : [])]);
+      const result = await gateway({ query: document, variables: values }, caller);
       if (result.errors?.length || !result.data) {
         await discardUploads(res, storage);
         const first = result.errors?.[0] ?? { message: 'Empty answer from the gateway' };
@@ -153,7 +155,35 @@ function v1Input(input: RouteInput, route: Route): RouteInput {
   return { ...input, query, body: fromV1(input.body) as Record<string, unknown>, rawBody: input.body };
 }
 
-const jsonBody = express.json({ limit: '1mb' });
+/** Where the request's values come from: a JSON body, multipart fields, or the query string alone. */
+const sourceOf = (req: Request): ValueSource => (req.is('multipart/form-data') ? 'multipart' : req.is('application/json') ? 'json' : 'query');
+
+/**
+ * The field errors the subgraphs find in the rest of a request that has type errors (its variables
+ * without the fields in error), checked without running anything, so that one 400 names every bad
+ * field. Fields already named, and whatever keeps the check from answering, add nothing.
+ */
+async function otherFieldErrors(gateway: OperationExecutor, query: string, variables: Record<string, unknown>, caller: Caller, named: FieldError[]): Promise<FieldError[]> {
+  const answer = await gateway({ query, variables }, { ...caller, validateOnly: true }).catch(() => undefined);
+  const covered = (field: string) => named.some((error) => field === error.field || field.startsWith(`${error.field}.`));
+  return (answer?.errors ?? [])
+    .filter((error) => error.extensions?.code === 'VALIDATION')
+    .flatMap((error) => (error.extensions?.errors as FieldError[] | undefined) ?? [])
+    .filter((error) => !covered(error.field));
+}
+
+/**
+ * A JSON body is an object (express.json also takes an array, which no route reads as its body), nested
+ * at most MAX_NESTING deep (the v1 surface renames keys at every depth, and the gateway sends it on).
+ */
+const jsonBody: RequestHandler[] = [
+  express.json({ limit: '1mb' }),
+  (req, _res, next) => {
+    if (Array.isArray(req.body)) return next(validationError([{ field: 'body', message: 'the body must be a JSON object' }]));
+    if (nestedDeeperThan(req.body)) return next(validationError([{ field: 'body', message: `the body nests arrays and objects more than ${MAX_NESTING} deep` }]));
+    next();
+  },
+];
 
 /** Marks a request that checks a secret or issues a credential: the rate limit counts it by the client address. */
 const limitByAddress: RequestHandler = (_req, res, next) => {
@@ -180,10 +210,10 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** A route that needs a Bearer token answers 401 without a valid one, before reading the body or files. */
-const requireToken: RequestHandler = (_req, res, next) => {
+/** A route that needs a Bearer token answers 401 naming what is wrong with it (Part 2), before reading the body or files. */
+const requireToken: RequestHandler = (req, res, next) => {
   if (res.locals.principal) return next();
-  res.status(401).json(errorBody(401, 'Unauthorized'));
+  res.status(401).json(errorBody(401, req.headers.authorization ? 'Unauthorized: invalid or expired token' : 'Unauthorized: missing token (Authorization: Bearer <access token>)'));
 };
 
 /** The route's access check, before its body or files are read (the subgraph checks again): 403 when refused. */

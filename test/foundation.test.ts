@@ -36,11 +36,12 @@ describe('the running chain', () => {
   it('answers 401 before reading the body when a route needs a token and none is valid', async () => {
     const response = await platform.api('POST', '/auth/api/staffs', { body: '{not json' });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
+    expect(response.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized: missing token (Authorization: Bearer <access token>)' } });
     const form = new FormData();
     form.append('image', png(), 'r.png');
     const upload = await fetch(`${platform.restUrl}/point/api/receipt/verify/me`, { method: 'POST', body: form, headers: { authorization: 'Bearer forged' } });
     expect(upload.status).toBe(401);
+    expect(await upload.json()).toEqual({ statusCode: 401, data: { message: 'Unauthorized: invalid or expired token' } });
   });
 
   it('answers unknown paths with the error envelope and 404', async () => {

@@ -57,7 +57,7 @@ describe('GET /in-apps/me/events', () => {
   it('refuses a request without a valid token (401) and a staff token (403), as JSON', async () => {
     const anonymous = await openStream(undefined);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized' } });
+    expect(anonymous.body).toEqual({ statusCode: 401, data: { message: 'Unauthorized: missing token (Authorization: Bearer <access token>)' } });
     expect((await openStream('not-a-token')).status).toBe(401);
     const staff = await openStream(admin.token);
     expect(staff.status).toBe(403);

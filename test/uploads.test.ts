@@ -281,7 +281,7 @@ describe('the platform upload routes', () => {
   it.each(UPLOAD_ROUTES.map((route) => [label(route), route] as const))('%s checks the token and access before storing: 401 and 403 store nothing', async (_label, route) => {
     const before = platformFiles();
     const anonymous = await send(route.method, route.path, '', formOf(route.fields(), { [route.file]: [png()] }));
-    expect(anonymous).toEqual({ status: 401, body: { statusCode: 401, data: { message: 'Unauthorized' } } });
+    expect(anonymous).toEqual({ status: 401, body: { statusCode: 401, data: { message: 'Unauthorized: missing token (Authorization: Bearer <access token>)' } } });
     for (const token of route.refused()) {
       const refused = await send(route.method, route.path, token, formOf(route.fields(), { [route.file]: [png()] }));
       expect(refused).toEqual({ status: 403, body: { statusCode: 403, data: { message: 'Forbidden: insufficient permissions' } } });

@@ -93,9 +93,10 @@ describe('webhook management', () => {
     expect(detailFields((await api('POST', BASE, { url: `${receiver.url}/x`, events: [] })).body)).toEqual(['events']);
     expect(detailFields((await api('POST', BASE, { url: `${receiver.url}/x`, events: ['*', 'points.earned'] })).body)).toEqual(['events']);
     expect(detailFields((await api('POST', BASE, { url: 'ftp://example.com/x', events: ['*'] })).body)).toEqual(['url']);
+    // A JSON body's list is an array: one event name as a string is a type error too (issue 24).
     const mistyped = await api('POST', BASE, { url: 42, events: 'points.earned', secret: 7 });
     expect(mistyped.status).toBe(400);
-    expect(detailFields(mistyped.body)).toEqual(['secret', 'url']);
+    expect(detailFields(mistyped.body)).toEqual(['events', 'secret', 'url']);
     const { webhook } = await register(['points.earned']);
     const badPatch = await api('PATCH', `${BASE}/${webhook.id}`, { active: 'yes' });
     expect(badPatch.status).toBe(400);

@@ -7,7 +7,7 @@ import { CAMPAIGN } from './contract';
 import { Campaign } from './entities/campaign';
 import { Participant } from './entities/participant';
 import { campaignMigrations } from './migrations';
-import { CampaignResolver } from './resolvers/campaign.resolver';
+import { CampaignResolver, ParticipantResolver } from './resolvers/campaign.resolver';
 import { MemberCampaignsResolver } from './resolvers/member-campaigns.resolver';
 import { MemberReference } from './types/member.type';
 import { CAMPAIGN_SUPERGRAPH_OPERATIONS, CampaignSupergraph } from './services/campaign-supergraph';
@@ -20,7 +20,7 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   defaultPort: 4007,
   entities: [Campaign, Participant],
   migrations: campaignMigrations,
-  resolvers: [CampaignResolver, MemberCampaignsResolver],
+  resolvers: [CampaignResolver, ParticipantResolver, MemberCampaignsResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   services: campaignServices,

@@ -93,4 +93,33 @@ describe('REST variables coerced for an operation', () => {
     expect(ranged.coerce({})).toMatchObject({ errors: [{ field: 'min', message: 'min is required' }] });
     expect(fieldsOf({ input: { min: 'x', max: 'y' } }, ranged)).toEqual(['min', 'max']);
   });
+
+  it('reads a JSON body as JSON: a list is an array and an object an object, never a string split or parsed', () => {
+    expect(search.coerce({ count: 1, ids: 'a,b' }, 'json').errors).toEqual([{ field: 'ids', message: 'ids must be a list (a JSON array)' }]);
+    expect(search.coerce({ count: 1, ids: 42 }, 'json').errors).toEqual([{ field: 'ids', message: 'ids must be a list (a JSON array)' }]);
+    expect(search.coerce({ count: 1, filter: { tags: 'a' } }, 'json').errors).toEqual([{ field: 'filter.tags', message: 'filter.tags must be a list (a JSON array)' }]);
+    expect(fieldsOf({ count: 1, filter: '{"name":"x"}' }, search)).toEqual([]);
+    expect(search.coerce({ count: 1, filter: '{"name":"x"}' }, 'json').errors).toEqual([{ field: 'filter', message: expect.stringContaining('to be an object') }]);
+    expect(search.coerce({ count: 1, ids: ['a', 'b'], limit: '5' }, 'json')).toEqual({ values: { count: 1, ids: ['a', 'b'], limit: 5 }, errors: [] });
+  });
+
+  it('takes a multipart list as a JSON-encoded array or a repeated field, and refuses any other text', () => {
+    expect(search.coerce({ count: '1', ids: '["a,1","b"]' }, 'multipart').values.ids).toEqual(['a,1', 'b']);
+    expect(search.coerce({ count: '1', ids: ['a', 'b'] }, 'multipart').values.ids).toEqual(['a', 'b']);
+    expect(search.coerce({ count: '1', ids: '' }, 'multipart').values.ids).toEqual([]);
+    for (const ids of ['a,b', 'null', '{"a":1}', '[a']) {
+      expect([ids, search.coerce({ count: '1', ids }, 'multipart').errors]).toEqual([ids, [{ field: 'ids', message: 'ids must be a JSON-encoded array' }]]);
+    }
+  });
+
+  it('with type errors, gives the rest of the variables (the fields in error left out) to be checked, unless something required is then missing', () => {
+    const { errors, rest } = search.coerce({ count: 1, limit: 'x', name: 'n', ids: ['a', { b: 1 }], filter: { name: 'f', active: 'maybe', range: { min: 1, max: 'y' } } }, 'json');
+    expect(errors.map((error) => error.field)).toEqual(['limit', 'ids.1', 'filter.active', 'filter.range.max']);
+    expect(rest).toEqual({ count: 1, name: 'n', filter: { name: 'f', range: { min: 1 } } });
+    expect(search.coerce({ count: 1, ids: 'a' }, 'json').rest).toEqual({ count: 1 });
+    expect(search.coerce({ count: 'x' }).rest).toBeUndefined();
+    expect(search.coerce({ count: 1, items: [{ id: 'i', qty: 'z' }] }).rest).toBeUndefined();
+    expect(ranged.coerce({ input: { min: 'x', max: 1 } }).rest).toBeUndefined();
+    expect(search.coerce({ count: 1 }).rest).toBeUndefined();
+  });
 });

@@ -1,6 +1,6 @@
 import { validate } from 'class-validator';
 import { AppError } from '../../core/errors';
-import { HasDecimals, HasTwoDecimals, IsHttpUrl, MAX_EXACT_AMOUNT, validateArgument } from '../../core/validation';
+import { HasDecimals, HasTwoDecimals, IsHttpUrl, MAX_EXACT_AMOUNT, nestedDeeperThan, unstorableTextErrors, validateArgument } from '../../core/validation';
 
 class Amounts {
   @HasTwoDecimals() amount: unknown;
@@ -59,5 +59,40 @@ describe('validateArgument: the failures of an input class as one VALIDATION err
   it('passes valid inputs and plain objects through', async () => {
     await expect(validateArgument(Object.assign(new Amounts(), { amount: 2.5 }))).resolves.toBeUndefined();
     await expect(validateArgument({ amount: 'not checked' })).resolves.toBeUndefined();
+  });
+
+  it('first refuses text PostgreSQL cannot store in any argument of the field, named as the client named it, once per field', async () => {
+    const resolverData = { args: { input: { name: 'a\u0000', amount: 1e-7 }, search: '\ud800' } };
+    const error = await validateArgument(Object.assign(new Amounts(), { amount: 1e-7 }), undefined, resolverData).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'VALIDATION', fieldErrors: [{ field: 'name' }, { field: 'search' }] });
+    // The field's other parameters are not checked again.
+    await expect(validateArgument('\ud800', undefined, resolverData)).resolves.toBeUndefined();
+  });
+});
+
+describe('unstorableTextErrors: what PostgreSQL refuses in text and jsonb', () => {
+  it('names each string holding a NUL or an unpaired surrogate by its path, and each object holding such a key', () => {
+    const value = { ok: 'héllo 😀', nul: 'a\u0000b', lows: ['\udc00x', 'fine', '\ud800'], nested: { ['k\u0000']: { deep: 'x\ud83d' } } };
+    expect(unstorableTextErrors(value, 'input')).toEqual([
+      { field: 'input.nul', message: 'input.nul must not contain the NUL character (U+0000)' },
+      { field: 'input.lows.0', message: 'input.lows.0 must be well-formed Unicode (it holds an unpaired surrogate, such as \\ud800)' },
+      { field: 'input.lows.2', message: 'input.lows.2 must be well-formed Unicode (it holds an unpaired surrogate, such as \\ud800)' },
+      { field: 'input.nested', message: 'input.nested has a key that must not contain the NUL character (U+0000)' },
+      { field: 'input.nested.k\u0000.deep', message: 'input.nested.k\u0000.deep must be well-formed Unicode (it holds an unpaired surrogate, such as \\ud800)' },
+    ]);
+    expect(unstorableTextErrors('\u0000', '')).toEqual([{ field: '', message: 'value must not contain the NUL character (U+0000)' }]);
+    expect(unstorableTextErrors({ pair: '\ud83d\ude00', n: 1, b: true, none: null, date: new Date() }, 'x')).toEqual([]);
+  });
+});
+
+describe('nestedDeeperThan: how deep a client nests arrays and objects', () => {
+  const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : depth % 2 ? [nested(depth - 1)] : { a: nested(depth - 1) });
+  it('counts objects and arrays, not their leaves, without recursion', () => {
+    expect(nestedDeeperThan(nested(32))).toBe(false);
+    expect(nestedDeeperThan(nested(33))).toBe(true);
+    expect(nestedDeeperThan('text')).toBe(false);
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 200_000; depth += 1) deep = [deep];
+    expect(nestedDeeperThan(deep)).toBe(true);
   });
 });

@@ -64,9 +64,10 @@ export class PasswordResetService {
    * Self-service reset by e-mail, under the same throttle. Answers the same whether or not the address
    * is known, so a throttled request is dropped silently: a 429 would tell which addresses exist.
    */
-  async requestByEmail(email: string, locale: Locale = Locale.en): Promise<void> {
+  async requestByEmail(email: string, locale?: Locale | null): Promise<void> {
     const staff = await this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null });
-    if (staff) await this.openThrottled(staff, ResetChannel.EMAIL, locale);
+    // GraphQL passes an explicit null, which a default parameter would not replace.
+    if (staff) await this.openThrottled(staff, ResetChannel.EMAIL, locale ?? Locale.en);
   }
 
   /** A new staff member sets a first password through the same mechanism (an admin created them: no throttle). */

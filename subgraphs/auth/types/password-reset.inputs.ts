@@ -12,7 +12,7 @@ export class RequestPasswordResetInput {
 @InputType()
 export class RequestPasswordResetByEmailInput {
   @Field() @IsEmail() email: string;
-  @Field(() => Locale, { nullable: true }) @IsOptional() @IsEnum(Locale) locale?: Locale;
+  @Field(() => Locale, { nullable: true }) @IsOptional() @IsEnum(Locale) locale?: Locale | null;
 }
 
 @InputType()

@@ -1,7 +1,7 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { SegmentReference } from '../types/segment.type';
 
 export const CAMPAIGN_TYPES = ['promotion', 'challenge', 'event'] as const;
@@ -15,7 +15,7 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 @ObjectType({ description: 'A marketing campaign' })
 @Entity({ tableName: 'campaign' })
 export class Campaign {
-  [OptionalProps]?: 'status' | 'description' | 'targetSegmentId' | 'reward' | 'content' | 'completions' | 'createdAt' | 'updatedAt' | 'participantCount' | 'conversionRate' | 'targetSegment';
+  [OptionalProps]?: 'status' | 'description' | 'targetSegmentId' | 'reward' | 'content' | 'completions' | 'createdAt' | 'updatedAt' | 'targetSegment';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property({ type: 'text' }) name: string;
@@ -31,11 +31,6 @@ export class Campaign {
   @Property({ type: 'integer' }) completions: number = 0;
   @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-
-  /** Participations so far (set by the service on reads). */
-  @Field(() => Int, { description: 'Participations so far' }) participantCount = 0;
-  /** Completed participations per participation, 0 to 1, 4 decimals (set by the service on reads). */
-  @Field(() => Float, { description: 'Completed participations / participations, 0 to 1' }) conversionRate = 0;
 
   @Field(() => SegmentReference, { nullable: true, description: "The targeted segment, the cluster's (through federation)" })
   get targetSegment(): SegmentReference | null {

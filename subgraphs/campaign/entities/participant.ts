@@ -26,7 +26,8 @@ export class Participant {
   [OptionalProps]?: 'status' | 'joinedAt' | 'completedAt' | 'current' | 'rewardClaimed' | 'rewardReference' | 'updatedAt' | 'progress' | 'campaignId';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
-  @Field(() => Campaign, { description: 'The campaign joined (loaded on a customer\'s list)' }) @ManyToOne(() => Campaign, { fieldName: 'campaign_id' }) campaign: Campaign;
+  /** Its GraphQL field is resolved by ParticipantResolver, which loads it where a query did not. */
+  @ManyToOne(() => Campaign, { fieldName: 'campaign_id' }) campaign: Campaign;
   @Field(() => ID) @Property({ type: 'uuid' }) customerId: string;
   @Field(() => String, { description: PARTICIPANT_STATUSES.join(', ') }) @Property({ type: 'text' }) status: ParticipantStatus = 'active';
   @Field() @Property({ type: 'timestamptz' }) joinedAt: Date = new Date();

@@ -1,4 +1,5 @@
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { wrap } from '@mikro-orm/core';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Float, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
 import { CampaignContext } from '../context';
@@ -79,5 +80,27 @@ export class CampaignResolver {
   @Query(() => CampaignAnalytics, { description: 'Participants, conversions, revenue and average order value, in total and by day, week or month' })
   campaignAnalytics(@Args() args: CampaignAnalyticsArgs, @Ctx() ctx: CampaignContext) {
     return ctx.services.analytics(args);
+  }
+
+  @FieldResolver(() => Int, { description: 'Participations so far' })
+  async participantCount(@Root() campaign: Campaign, @Ctx() ctx: CampaignContext): Promise<number> {
+    return (await ctx.services.figures.load(campaign.id)).participantCount;
+  }
+
+  @FieldResolver(() => Float, { description: 'Completed participations / participations, 0 to 1' })
+  async conversionRate(@Root() campaign: Campaign, @Ctx() ctx: CampaignContext): Promise<number> {
+    return (await ctx.services.figures.load(campaign.id)).conversionRate;
+  }
+}
+
+/** A participation's campaign, however the participation was reached (a customer's list loads it; a campaign's does not). */
+@Resolver(() => Participant)
+export class ParticipantResolver {
+  @FieldResolver(() => Campaign, { description: 'The campaign joined' })
+  async campaign(@Root() participant: Participant, @Ctx() ctx: CampaignContext): Promise<Campaign> {
+    if (wrap(participant.campaign).isInitialized()) return participant.campaign;
+    const campaign = await ctx.services.campaignsById.load(participant.campaign.id);
+    if (!campaign) throw new Error(`Participant ${participant.id} has no campaign ${participant.campaign.id}`);
+    return campaign;
   }
 }

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { conflict, FieldError, notFound, validationError } from '../../../core/errors';
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { isRecordId } from '../../../core/ids';
 import { findPage, Page } from '../../../core/pagination';
@@ -12,6 +13,15 @@ import { checkContent, checkDescription, checkName, checkReward, checkRules, che
 import { CampaignSupergraph } from './campaign-supergraph';
 
 const CAMPAIGN_WORD = 'Campaign';
+
+/** How a campaign is doing: its participations, and the share of them completed (0 to 1). */
+export interface CampaignFigures {
+  participantCount: number;
+  conversionRate: number;
+}
+
+/** The figures of a campaign nobody has joined. */
+export const NO_FIGURES: CampaignFigures = { participantCount: 0, conversionRate: 0 };
 
 /** The `campaign.created` / `started` / `ended` payload. */
 export const campaignChanged = (campaign: Campaign, occurredAt: Date): CampaignChanged => ({
@@ -83,16 +93,13 @@ export class CampaignService {
     if (args.type) where.type = args.type;
     if (from) where.endDate = { $gte: from };
     if (to) where.startDate = { $lte: to };
-    const page = await findPage(this.em, Campaign, where, { createdAt: 'desc', id: 'desc' }, args, await this.em.count(Campaign, where));
-    await this.withFigures(page.data);
-    return page;
+    return findPage(this.em, Campaign, where, { createdAt: 'desc', id: 'desc' }, args, await this.em.count(Campaign, where));
   }
 
-  /** One campaign with its figures; 404 for none, for a non-id, and for a draft read by a customer. */
+  /** One campaign; 404 for none, for a non-id, and for a draft read by a customer. */
   async get(id: string, caller?: Principal): Promise<Campaign> {
     const campaign = await this.find(id);
     if (caller?.kind === 'member' && campaign.status === 'draft') throw notFound(CAMPAIGN_WORD, id);
-    await this.withFigures([campaign]);
     return campaign;
   }
 
@@ -112,7 +119,7 @@ export class CampaignService {
     const content = input.content !== undefined ? checkContent(input.content, errors) : current.content;
     const segment = input.targetSegmentId != null ? await this.checkSegment(input.targetSegmentId, errors) : undefined;
     if (errors.length > 0) throw validationError(errors);
-    const campaign = await this.em.transactional(async (em) => {
+    return this.em.transactional(async (em) => {
       const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (campaign.status === 'ended') throw conflict('An ended campaign cannot be changed');
       if (input.name != null) campaign.name = input.name.trim();
@@ -129,8 +136,6 @@ export class CampaignService {
       await em.flush();
       return campaign;
     });
-    await this.withFigures([campaign]);
-    return campaign;
   }
 
   /** draft → active (`campaign.started`); 409 from any other state, and for a draft whose end date has passed (the job would end it at once). */
@@ -165,7 +170,7 @@ export class CampaignService {
   /** Moves the campaign from one state to the next under its row lock, once `check` (if any) allows it, with its event. */
   private async move(id: string, from: Campaign['status'], to: Campaign['status'], event: string, check?: (campaign: Campaign, now: Date) => void): Promise<Campaign> {
     await this.find(id);
-    const campaign = await this.em.transactional(async (em) => {
+    return this.em.transactional(async (em) => {
       const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (campaign.status !== from) throw conflict(`The campaign is ${campaign.status}, not ${from}`);
       const now = new Date();
@@ -175,8 +180,6 @@ export class CampaignService {
       await em.flush();
       return campaign;
     });
-    await this.withFigures([campaign]);
-    return campaign;
   }
 
   async find(id: string): Promise<Campaign> {
@@ -185,20 +188,23 @@ export class CampaignService {
     return campaign;
   }
 
-  /** Sets `participantCount` and `conversionRate` (completed / participations, 4 decimals) of each campaign, in one query. */
-  async withFigures(campaigns: Campaign[]): Promise<void> {
-    if (campaigns.length === 0) return;
+  /**
+   * The participation figures of campaigns, in one query: participations so far, and completed ones per
+   * participation (4 decimals). Asked by the Campaign fields themselves, so that every way of reaching a
+   * campaign has them (a page, one campaign, a participant's campaign, a join's answer).
+   */
+  async figures(ids: string[]): Promise<Map<string, CampaignFigures>> {
     const rows: Array<{ campaign_id: string; total: string; completed: string }> = await this.em.execute(
       `select campaign_id, count(*) as total, count(*) filter (where status = 'completed') as completed
          from campaign.participant where campaign_id = any(?::uuid[]) group by campaign_id`,
-      [`{${campaigns.map((campaign) => campaign.id).join(',')}}`],
+      [arrayLiteral(ids)],
     );
-    const byId = new Map(rows.map((row) => [row.campaign_id, row]));
-    for (const campaign of campaigns) {
-      const row = byId.get(campaign.id);
-      campaign.participantCount = Number(row?.total ?? 0);
-      campaign.conversionRate = campaign.participantCount > 0 ? Math.round((Number(row!.completed) / campaign.participantCount) * 10000) / 10000 : 0;
-    }
+    return new Map(
+      rows.map((row) => {
+        const participantCount = Number(row.total);
+        return [row.campaign_id, { participantCount, conversionRate: Math.round((Number(row.completed) / participantCount) * 10000) / 10000 }];
+      }),
+    );
   }
 
   /** The id of a live segment (asked of the cluster domain), or undefined after adding the field's error. */

@@ -82,7 +82,6 @@ export class ParticipantService {
     const total = await this.em.count(Participant, where);
     const page = await findPage(this.em, Participant, where, { joinedAt: 'desc', id: 'desc' }, args, total);
     await this.em.populate(page.data, ['campaign']);
-    await this.campaigns.withFigures([...new Set(page.data.map((participant) => participant.campaign))]);
     return page;
   }
 

@@ -59,7 +59,9 @@ export class TierProjectionService {
   }
 
   /** Members per live tier now; upgrades and downgrades (expiries included) from the year's history. */
-  async yearlySummary(year = new Date().getUTCFullYear()): Promise<TierYearlySummary> {
+  async yearlySummary(given?: number | null): Promise<TierYearlySummary> {
+    // GraphQL passes an explicit null, which a default parameter would not replace.
+    const year = given ?? new Date().getUTCFullYear();
     const tiers: Array<{ id: string; name_en: string }> = await this.em.execute(
       'select id, name_en from cluster.tier where deleted_at is null order by level, created_at, id',
     );

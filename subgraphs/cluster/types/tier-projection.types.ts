@@ -57,7 +57,7 @@ export class TierHistoryArgs extends PageArgs {
 
 @ArgsType()
 export class TierYearArgs {
-  @Field(() => Int, { nullable: true, description: 'Default: the current year (UTC)' }) @IsOptional() @IsInt() @Min(1970) @Max(9999) year?: number;
+  @Field(() => Int, { nullable: true, description: 'Default: the current year (UTC)' }) @IsOptional() @IsInt() @Min(1970) @Max(9999) year?: number | null;
 }
 
 @ObjectType()

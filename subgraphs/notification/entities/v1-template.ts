@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import { TextArrayType } from '../../../core/db/text-array-type';
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
 import { V1_CHANNELS } from './v1-notification';
 
@@ -14,7 +15,7 @@ export class V1Template {
   @Field() @Property({ type: 'text' }) title: string;
   @Field() @Property({ type: 'text' }) body: string;
   @Field(() => String, { description: V1_CHANNELS.join(', ') }) @Property({ type: 'text' }) channel: string;
-  @Field(() => [String]) @Property({ type: 'text[]' }) variables: string[];
+  @Field(() => [String]) @Property({ type: TextArrayType }) variables: string[];
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
 }

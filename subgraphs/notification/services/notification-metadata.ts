@@ -28,14 +28,18 @@ const oneOf =
 const textList: Rule = (value) =>
   Array.isArray(value) && value.length <= MAX_LIST && value.every((item) => text(item) === null) ? null : `must be an array of at most ${MAX_LIST} strings`;
 
+/** The rule of a field a client named: an own entry only, so `__proto__` or `constructor` name no rule. */
+const ruleOf = (fields: Record<string, Rule>, key: string): Rule | undefined => (Object.hasOwn(fields, key) ? fields[key] : undefined);
+
 /** An object of the given fields, each optional, no others. */
 const objectOf =
   (fields: Record<string, Rule>): Rule =>
   (value) => {
     if (!isObject(value)) return `must be an object with ${Object.keys(fields).join(', ')}`;
     for (const [key, item] of Object.entries(value)) {
-      if (!fields[key]) return `has an unknown field ${key}`;
-      const problem = fields[key](item);
+      const rule = ruleOf(fields, key);
+      if (!rule) return `has an unknown field ${key}`;
+      const problem = rule(item);
       if (problem) return `${key} ${problem}`;
     }
     return null;
@@ -141,7 +145,7 @@ export function metadataErrors(kind: NotificationKind, metadata: Record<string, 
   const errors: FieldError[] = requiredErrors(kind, metadata);
   for (const [key, value] of Object.entries(metadata)) {
     const field = `metadata.${key}`;
-    const rule = fields[key];
+    const rule = ruleOf(fields, key);
     if (!rule) {
       errors.push({ field, message: `${field} is not a field of ${kind} notifications` });
       continue;

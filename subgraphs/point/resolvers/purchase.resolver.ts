@@ -1,4 +1,5 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { IdArgs } from '../../../core/graphql/id-args';
 import { Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
 import { PageType } from '../../../core/pagination';
@@ -22,7 +23,7 @@ export class PurchaseResolver {
   @Authorized(POINT.permissions.manage)
   @Mutation(() => Purchase, { description: 'Refunds a purchase in part or in whole; its points are taken back in proportion' })
   refundPurchase(
-    @Arg('id', () => ID) id: string,
+    @Args() { id }: IdArgs,
     @Arg('input', () => RefundPurchaseInput, { nullable: true }) input: RefundPurchaseInput | undefined,
     @Args() { idempotencyKey }: IdempotencyArgs,
     @Caller() caller: Principal,
@@ -33,7 +34,7 @@ export class PurchaseResolver {
 
   @Authorized(POINT.permissions.read)
   @Query(() => Purchase)
-  purchase(@Arg('id', () => ID) id: string, @Ctx() ctx: PointContext): Promise<Purchase> {
+  purchase(@Args() { id }: IdArgs, @Ctx() ctx: PointContext): Promise<Purchase> {
     return ctx.services.purchases.get(id);
   }
 

@@ -1,6 +1,7 @@
 import { Entity, Enum, OptionalProps, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
+import { TextArrayType } from '../../../core/db/text-array-type';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { RewardWindow, windowOf } from './reward-window';
 
@@ -71,7 +72,7 @@ export class RewardCatalog extends DescribedCatalogEntity {
   @Property({ type: 'timestamptz', nullable: true }) windowStart: Date | null = null;
   @Property({ type: 'timestamptz', nullable: true }) windowEnd: Date | null = null;
   @Field(() => TierCondition, { nullable: true }) @Enum({ items: () => TierCondition, nullable: true }) tierCondition: TierCondition | null = null;
-  @Field(() => [String], { description: 'Tier ids (plain strings)' }) @Property({ type: 'text[]' }) tierRequirement: string[] = [];
+  @Field(() => [String], { description: 'Tier ids (plain strings)' }) @Property({ type: TextArrayType }) tierRequirement: string[] = [];
   @Field() @Property() isActive: boolean = true;
   /** Codes handed out and used through this catalog, kept by the reward codes; they feed `stats`. */
   @Property() redeemedCount: number = 0;

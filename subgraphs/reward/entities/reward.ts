@@ -1,6 +1,7 @@
 import { Entity, Enum, OptionalProps, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { DescribedCatalogEntity } from '../../../core/catalog/catalog-entity';
+import { TextArrayType } from '../../../core/db/text-array-type';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { RewardStats } from './reward-stats';
 import { RewardWindow, windowOf } from './reward-window';
@@ -63,7 +64,7 @@ export class Reward extends DescribedCatalogEntity {
   @Field(() => Int, { description: 'Units left; not consulted for INFINITE stock' }) @Property() stock: number = 0;
   @Field(() => StockType) @Enum({ items: () => StockType }) stockType: StockType = StockType.LIMITED;
   @Field(() => ID, { nullable: true }) @Property({ type: 'uuid', nullable: true }) rewardCatalogId: string | null = null;
-  @Field(() => [String]) @Property({ type: 'text[]' }) storeIds: string[] = [];
+  @Field(() => [String]) @Property({ type: TextArrayType }) storeIds: string[] = [];
   @Property({ type: 'decimal', nullable: true }) minimumSpend: string | null = null;
   @Property({ nullable: true }) timeUseWithIn: number | null = null;
   @Property({ type: 'timestamptz', nullable: true }) windowStart: Date | null = null;
