@@ -24,8 +24,11 @@ export interface FakeWebhookReceiver {
   close: () => Promise<void>;
 }
 
-/** A partner's webhook endpoint over plain HTTP on loopback: records every request, answers as told per path. */
-export async function startFakeWebhookReceiver(): Promise<FakeWebhookReceiver> {
+/**
+ * A partner's webhook endpoint over plain HTTP on loopback: records every request, answers as told per
+ * path. On `port` when given (a receiver started again where the platform delivers), else a free one.
+ */
+export async function startFakeWebhookReceiver(port = 0): Promise<FakeWebhookReceiver> {
   const behaviours = new Map<string, ReceiverBehaviour>();
   const sockets = new Set<Socket>();
   const received: ReceivedDelivery[] = [];
@@ -51,10 +54,9 @@ export async function startFakeWebhookReceiver(): Promise<FakeWebhookReceiver> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     behave: (path, behaviour) => void behaviours.set(path, behaviour),
     on: (path) => received.filter((delivery) => delivery.path === path),
