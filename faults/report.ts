@@ -49,7 +49,7 @@ export function formatTable(outcomes: FaultOutcome[]): string {
     const failed = failedChecks(outcome);
     return [
       outcome.fault,
-      String(stats.successes.length),
+      `${stats.successes.length} (${stats.retried} retried)`,
       String(stats.refused),
       String(stats.socketErrors),
       `${count(500)} / ${count(503)}`,

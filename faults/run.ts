@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../core/http';
@@ -77,7 +77,10 @@ async function main(): Promise<number> {
       await waitFor(async () => platform.workers().length === 2, 'two workers again', DRAIN_MS);
     }
     console.log(formatTable(outcomes));
-    return outcomes.some((outcome) => failedChecks(outcome).length > 0) ? 1 : 0;
+    const failed = outcomes.some((outcome) => failedChecks(outcome).length > 0);
+    // The platform's log is kept for a failed run, to read why.
+    if (!failed) rmSync(logDir, { recursive: true, force: true });
+    return failed ? 1 : 0;
   } finally {
     await cleanUp();
   }
