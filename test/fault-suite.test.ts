@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 // The fault suite's short version (`FAULTS=short npm run faults`): the platform, two workers on a
@@ -6,16 +6,20 @@ import { join } from 'node:path';
 // the suite checks the ledger, the idempotency keys, the deliveries, the answers and the port, and
 // prints one row per fault. Its bounds are the issue's (every event within 60 s of the recovery).
 
+let suite: ChildProcess | undefined;
+// A suite still running when the test gave up stops its platform and PostgreSQL on SIGTERM.
+afterAll(() => void (suite?.exitCode === null && suite.kill('SIGTERM')));
+
 /** Runs the short suite; resolves its exit code and its table (stdout). */
 function runShortSuite(): Promise<{ code: number | null; table: string }> {
-  const suite = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'faults', 'run.ts')], {
+  suite = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'faults', 'run.ts')], {
     cwd: join(__dirname, '..'),
     env: { ...process.env, FAULTS: 'short' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let table = '';
   suite.stdout!.on('data', (chunk: Buffer) => (table += chunk.toString('utf8')));
-  return new Promise((resolve) => suite.once('exit', (code) => resolve({ code, table })));
+  return new Promise((resolve) => suite!.once('exit', (code) => resolve({ code, table })));
 }
 
 it('keeps the ledger exact, answers no 500, keeps its port open and delivers every event within the bound through a PostgreSQL restart and a worker kill', async () => {
