@@ -5,30 +5,34 @@ import { PostgresCluster } from './postgres-cluster';
 /** Every event must reach the receiver within this of its creation or of the recovery, whichever is later. */
 export const DELIVERY_BOUND_MS = 60_000;
 
+/** Each member's ledger sum of earns (points), straight from the database. */
+export async function ledgerSums(cluster: PostgresCluster): Promise<Map<string, number>> {
+  const rows = await cluster.query<{ member_id: string; ledger: string }>(`select member_id, sum(amount)::text as ledger from point.point_transaction where action_type = 'EARN' group by member_id`);
+  return new Map(rows.map((row) => [row.member_id, Number(row.ledger)]));
+}
+
 /**
- * The ledger against what the clients were told, straight from the database: each member's balance
- * equals its ledger sum equals the sum of its 2xx earns; each idempotency key has exactly one ledger row.
- * Returns the problems found (none when exact).
+ * The ledger against what the clients of one stretch were told, straight from the database: each
+ * member's balance equals its ledger sum, which grew since `before` by the sum of its 2xx earns; each
+ * idempotency key answered 2xx has exactly one ledger row. Returns the problems found (none when exact).
  */
-export async function ledgerProblems(cluster: PostgresCluster, confirmed: Confirmed): Promise<string[]> {
+export async function ledgerProblems(cluster: PostgresCluster, confirmed: Confirmed, before: Map<string, number>): Promise<string[]> {
   const problems: string[] = [];
-  const rows = await cluster.query<{ member_id: string; balance: string; ledger: string }>(
-    `select b.member_id, b.point_amount::text as balance, coalesce(sum(t.amount), 0)::text as ledger
-       from point.point_balance b left join point.point_transaction t on t.member_id = b.member_id and t.action_type = 'EARN'
-      group by b.member_id, b.point_amount`,
-  );
-  const byMember = new Map(rows.map((row) => [row.member_id, row]));
+  const balances = await cluster.query<{ member_id: string; balance: string }>(`select member_id, point_amount::text as balance from point.point_balance`);
+  const ledger = await ledgerSums(cluster);
+  for (const { member_id: member, balance } of balances) {
+    if (Number(balance) !== (ledger.get(member) ?? 0)) problems.push(`member ${member}: balance ${balance}, ledger ${ledger.get(member) ?? 0}`);
+  }
   for (const [member, points] of confirmed.pointsByMember) {
-    const row = byMember.get(member);
-    if (!row || Number(row.balance) !== points || Number(row.ledger) !== points) {
-      problems.push(`member ${member}: balance ${row?.balance ?? 'none'}, ledger ${row?.ledger ?? 'none'}, 2xx earns ${points}`);
-    }
+    const grown = (ledger.get(member) ?? 0) - (before.get(member) ?? 0);
+    if (grown !== points) problems.push(`member ${member}: ledger grew by ${grown}, its 2xx earns ${points}`);
   }
   const [keys] = await cluster.query<{ rows: string; keys: string }>(
-    `select count(*)::text as rows, count(distinct metadata->>'faultKey')::text as keys from point.point_transaction where metadata ? 'faultKey'`,
+    `select count(*)::text as rows, count(distinct metadata->>'faultKey')::text as keys from point.point_transaction where metadata->>'faultKey' = any($1)`,
+    [confirmed.keys],
   );
   if (Number(keys.rows) !== Number(keys.keys)) problems.push(`${Number(keys.rows) - Number(keys.keys)} idempotency keys with more than one ledger row`);
-  if (Number(keys.keys) !== confirmed.entryIds.length) problems.push(`${keys.keys} keys in the ledger, ${confirmed.entryIds.length} earns answered 2xx`);
+  if (Number(keys.keys) !== confirmed.keys.length) problems.push(`${confirmed.keys.length} earns answered 2xx, ${keys.keys} of their keys in the ledger`);
   return problems;
 }
 

@@ -26,9 +26,10 @@ export interface LoadStats {
   retried: number;
 }
 
-/** Each member's confirmed earns: the points every earn answered 2xx for, and the ledger entry it answered. */
+/** The earns of one stretch that answered 2xx: points per member, their keys and the ledger entries they answered. */
 export interface Confirmed {
   pointsByMember: Map<string, number>;
+  keys: string[];
   entryIds: string[];
 }
 
@@ -42,18 +43,19 @@ export class EarnLoad {
   private inFlight = new Set<Promise<void>>();
   private next = 0;
   stats = emptyStats();
+  confirmed: Confirmed = { pointsByMember: new Map(), keys: [], entryIds: [] };
 
   constructor(
     private readonly rest: string,
     private readonly token: () => string,
     private readonly members: string[],
-    readonly confirmed: Confirmed,
   ) {}
 
-  /** Starts the load; `stats` restart from nothing. */
+  /** Starts a stretch of load; `stats` and `confirmed` restart from nothing. */
   start(): void {
     this.running = true;
     this.stats = emptyStats();
+    this.confirmed = { pointsByMember: new Map(), keys: [], entryIds: [] };
     void this.pace();
   }
 
@@ -92,6 +94,7 @@ export class EarnLoad {
         this.stats.successes.push(Date.now());
         if (attempt > 1) this.stats.retried += 1;
         this.confirmed.pointsByMember.set(member, (this.confirmed.pointsByMember.get(member) ?? 0) + points);
+        this.confirmed.keys.push(key);
         this.confirmed.entryIds.push(entryId);
         return;
       }

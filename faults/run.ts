@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { freePort } from '../core/http';
 import { platformProcessEnv } from '../test/support/platform-process';
 import { waitFor } from '../test/support/wait-for';
-import { awaitDeliveries, eventsOf, ledgerProblems } from './checks';
+import { awaitDeliveries, eventsOf, ledgerProblems, ledgerSums } from './checks';
 import { DeliveryCounter } from './delivery-counter';
-import { Confirmed, EarnLoad } from './earn-load';
+import { EarnLoad } from './earn-load';
 import { Fault, faultsToRun, FaultTargets } from './faults';
 import { PlatformCluster } from './platform-cluster';
 import { startPostgresCluster } from './postgres-cluster';
@@ -64,12 +64,11 @@ async function main(): Promise<number> {
     const members = await createMembers(rest, token);
     const webhook = await call(rest, 'POST', '/api/v1/webhooks', token, { url: receiver.url, events: ['points.earned'] });
     receiver.verifyWith(webhook.secret);
-    const confirmed: Confirmed = { pointsByMember: new Map(), entryIds: [] };
-    const load = new EarnLoad(rest, () => token, members, confirmed);
+    const load = new EarnLoad(rest, () => token, members);
     const targets: FaultTargets = { postgres, platform, receiver };
     const outcomes: FaultOutcome[] = [];
     for (const fault of faultsToRun(SHORT)) {
-      const outcome = await meet(fault, targets, load, confirmed);
+      const outcome = await meet(fault, targets, load);
       outcomes.push(outcome);
       say(`${fault.name}: ${failedChecks(outcome).join('; ') || 'pass'}`);
       for (const problem of outcome.ledgerProblems.slice(0, 5)) say(`  ${problem}`);
@@ -87,8 +86,8 @@ async function main(): Promise<number> {
 }
 
 /** One fault under steady load: load, the fault, load again, then the checks. */
-async function meet(fault: Fault, targets: FaultTargets, load: EarnLoad, confirmed: Confirmed): Promise<FaultOutcome> {
-  const firstEntry = confirmed.entryIds.length;
+async function meet(fault: Fault, targets: FaultTargets, load: EarnLoad): Promise<FaultOutcome> {
+  const before = await ledgerSums(targets.postgres);
   const badBefore = targets.receiver.badSignatures;
   load.start();
   await new Promise((resolve) => setTimeout(resolve, BEFORE_MS));
@@ -97,9 +96,9 @@ async function meet(fault: Fault, targets: FaultTargets, load: EarnLoad, confirm
   say(`${fault.name}: over`);
   await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
   const drained = await load.stop(DRAIN_MS);
-  const stats = load.stats;
-  const problems = drained ? await ledgerProblems(targets.postgres, confirmed) : [];
-  const events = await eventsOf(targets.postgres, confirmed.entryIds.slice(firstEntry));
+  const { stats, confirmed } = load;
+  const problems = drained ? await ledgerProblems(targets.postgres, confirmed, before) : [];
+  const events = await eventsOf(targets.postgres, confirmed.entryIds);
   const deliveries = await awaitDeliveries(targets.receiver, events, recoveredAt);
   return { fault: fault.name, refusalsAllowed: fault.refusalsAllowed, stats, recoveredAt, drained, ledgerProblems: problems, deliveries, badSignatures: targets.receiver.badSignatures - badBefore };
 }
