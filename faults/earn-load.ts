@@ -42,18 +42,19 @@ export class EarnLoad {
   private running = false;
   private inFlight = new Set<Promise<void>>();
   private next = 0;
+  private members: string[] = [];
   stats = emptyStats();
   confirmed: Confirmed = { pointsByMember: new Map(), keys: [], entryIds: [] };
 
   constructor(
     private readonly rest: string,
     private readonly token: () => string,
-    private readonly members: string[],
   ) {}
 
-  /** Starts a stretch of load; `stats` and `confirmed` restart from nothing. */
-  start(): void {
+  /** Starts a stretch of load on `members`; `stats` and `confirmed` restart from nothing. */
+  start(members: string[]): void {
     this.running = true;
+    this.members = members;
     this.stats = emptyStats();
     this.confirmed = { pointsByMember: new Map(), keys: [], entryIds: [] };
     void this.pace();
