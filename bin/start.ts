@@ -3,6 +3,7 @@ import cluster, { Worker } from 'node:cluster';
 import { resolveDatabase } from '../core/db/database';
 import { onShutdown } from '../core/http';
 import { createLogger, Logger } from '../core/logger';
+import { guardProcess } from '../core/process-guard';
 import { loadPlatformConfig } from '../subgraphs/registry';
 import { startPlatform } from './platform';
 
@@ -72,6 +73,7 @@ function announceReady(restUrl: string, gatewayUrl: string, workers: number): vo
 }
 
 async function runPlatform(logger: Logger): Promise<void> {
+  guardProcess(logger);
   const platform = await startPlatform(loadPlatformConfig());
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);

@@ -4,6 +4,7 @@ import { Config } from './config';
 import { resolveDatabase } from './db/database';
 import { onShutdown, RunningServer } from './http';
 import { createLogger, Logger } from './logger';
+import { guardProcess } from './process-guard';
 
 /**
  * The `main` of a part run alone: reads the configuration, opens DATABASE_URL (or the embedded
@@ -19,6 +20,7 @@ export function runPart(
   (async () => {
     const config = loadConfig();
     const logger = createLogger(name, config.logLevel);
+    guardProcess(logger);
     const database = await resolveDatabase(config);
     // Every part verifies tokens: it learns revocations before it serves.
     await credentialRevocations.start(database.url, logger);

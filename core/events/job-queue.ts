@@ -4,6 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
+import { logFailure } from '../unavailable';
+// pg-boss's Manager, whose complete and fail reportUnawaitedSettlements patches (no types are published for it).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PgBossManager: { prototype: object } = require('pg-boss/src/manager');
 
 /** The Postgres schema of the job queue. */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
@@ -25,15 +29,39 @@ export const DEAD_LETTER_SUFFIX = '.dead-letter';
 export const deadLetterQueueOf = (queue: string) => `${queue}${DEAD_LETTER_SUFFIX}`;
 
 /**
+ * pg-boss's workers complete or fail the batch their handler ran without awaiting it: when the database
+ * is gone at that moment the rejection is handled by nobody, which ends the process. Patched once, the
+ * two report such a failure as the queue's `error` event (logged by startJobQueue); callers that await
+ * them still get the rejection. The job stays active and its lease ends, so it is run again.
+ */
+function reportUnawaitedSettlements(): void {
+  const prototype = PgBossManager.prototype as Record<'complete' | 'fail', (...args: unknown[]) => Promise<unknown>> & { emit: (event: string, error: unknown) => void };
+  if ((prototype as { settlementsReported?: boolean }).settlementsReported) return;
+  for (const name of ['complete', 'fail'] as const) {
+    const original = prototype[name];
+    // Named as the original: pg-boss publishes its manager's functions on the PgBoss object by their names.
+    prototype[name] = {
+      [name](this: typeof prototype, ...args: unknown[]) {
+        const settled = original.apply(this, args);
+        settled.catch((error) => this.emit('error', error));
+        return settled;
+      },
+    }[name];
+  }
+  (prototype as { settlementsReported?: boolean }).settlementsReported = true;
+}
+
+/**
  * The Postgres job queue (pg-boss, in its own `pgboss` schema) shared by every domain. Installing its
  * schema and creating queues take a cluster-wide lock: processes starting together deadlock otherwise.
  * Every queue named here gets the retry policy and a dead-letter queue.
  */
 export async function startJobQueue(databaseUrl: string, logger: Logger, queues: string[] = []): Promise<PgBoss> {
+  reportUnawaitedSettlements();
   const db = new JobQueueConnections(databaseUrl, logger);
   const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
   connections.set(boss, db);
-  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  boss.on('error', (error) => logFailure(logger, error, 'job queue error'));
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
     await boss.start();
     for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
@@ -69,7 +97,7 @@ class JobQueueConnections implements PgBoss.Db {
 
   constructor(databaseUrl: string, logger: Logger) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 4 });
-    this.pool.on('error', (error) => logger.error({ err: error }, 'job queue connection error'));
+    this.pool.on('error', (error) => logFailure(logger, error, 'job queue connection error'));
   }
 
   executeSql(text: string, values: unknown[] = []): Promise<{ rows: any[] }> {
