@@ -33,6 +33,7 @@ function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60
       if (!line) return;
       clearTimeout(timer);
       child.off('exit', onExit);
+      child.off('line', check);
       resolve(line);
     };
     child.once('exit', onExit);
