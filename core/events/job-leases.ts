@@ -4,8 +4,6 @@ import { Logger } from '../logger';
 /** pg-boss 10.4.2's own statements (its plans module has no types): their form is reused, not copied. */
 const plans = require('pg-boss/src/plans') as {
   failJobsByTimeout: (schema: string) => string;
-  completeJobs: (schema: string) => string;
-  failJobsById: (schema: string) => string;
 };
 
 /** A worker renews the leases of the jobs its handler runs this often... */
@@ -43,7 +41,6 @@ function sweepSql(schema: string): string {
  */
 export class JobLeases {
   private readonly sweep: string;
-  private readonly completions: Set<string>;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
 
@@ -53,7 +50,6 @@ export class JobLeases {
     private readonly logger: Logger,
   ) {
     this.sweep = sweepSql(schema);
-    this.completions = new Set([plans.completeJobs(schema), plans.failJobsById(schema)]);
   }
 
   /** Starts sweeping (unref'd: it never keeps a process alive). */
@@ -87,17 +83,5 @@ export class JobLeases {
         .catch((error) => this.logger.warn({ err: error, queue, jobs: ids.length }, 'renewing job leases failed: trying again'));
     }, LEASE_RENEW_MS);
     return () => clearInterval(timer);
-  }
-
-  /**
-   * pg-boss's worker loop (manager.js `onFetch`) completes or fails a handled batch without awaiting
-   * the statement: when the connection is lost at that moment, its rejection goes unhandled and Node
-   * ends the process. Those two statements (recognised by their text) get a handler that logs the
-   * failure; a caller awaiting them still sees the rejection. The batch stays `active` until its
-   * lease runs out, then is tried again.
-   */
-  guardCompletion<T>(text: string, query: Promise<T>): Promise<T> {
-    if (this.completions.has(text)) query.catch((error) => this.logger.error({ err: error }, 'recording jobs as completed or failed failed: they are tried again once their lease runs out'));
-    return query;
   }
 }

@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
 import { JobLeases, leaseIndexSql } from './job-leases';
+import './pg-boss-completions';
 
 /** The Postgres schema of the job queue. */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
@@ -79,7 +80,7 @@ class JobQueueConnections implements PgBoss.Db {
   }
 
   executeSql(text: string, values: unknown[] = []): Promise<{ rows: any[] }> {
-    const query = this.leases.guardCompletion(text, this.pool.query(text, values));
+    const query = this.pool.query(text, values);
     const settled = query.then(
       () => undefined,
       () => undefined,

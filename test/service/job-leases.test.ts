@@ -11,6 +11,7 @@ import { consumerTablesSql, startEventConsumer } from '../../core/events/event-c
 import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue, workOn } from '../../core/events/job-queue';
 import { createLogger } from '../../core/logger';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
+import { TcpProxy } from '../support/tcp-proxy';
 import { waitFor } from '../support/wait-for';
 
 /** The issue's bound: what a killed worker held is tried again within this (#25). */
@@ -41,18 +42,18 @@ afterAll(async () => {
 const jobOf = async (queue: string, id: string) =>
   (await pool.query(`select state, retry_count, output from ${JOB_QUEUE_SCHEMA}.job where name = $1 and id = $2`, [queue, id])).rows[0];
 
-/** The stuck consumer (test/support/stuck-consumer-process.ts) on `queue`; resolves once it fetches. */
-async function startStuckConsumer(queue: string): Promise<{ child: ChildProcess; lines: Array<Record<string, any>> }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'support', 'stuck-consumer-process.ts')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, QUEUE: queue, SCHEMA, EVENT_TYPE },
+/** A worker process (a script of test/support) on `env`; resolves once it logs `ready`. */
+async function startWorker(script: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; lines: Array<Record<string, any>> }> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'support', script)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: Array<Record<string, any>> = [];
   createInterface({ input: child.stdout! }).on('line', (text) => text.startsWith('{') && lines.push(JSON.parse(text)));
   await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`the stuck consumer exited (${child.exitCode})`);
-    return lines.some((line) => line.msg === 'consuming');
-  }, 'the stuck consumer to start', 60_000);
+    if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode})`);
+    return lines.some((line) => line.msg === ready);
+  }, `${script} to start`, 60_000);
   return { child, lines };
 }
 
@@ -69,7 +70,7 @@ it('tries again, within 30 s, the event a consumer process was killed (SIGKILL) 
     occurredAt: new Date().toISOString(),
     data: {},
   });
-  const { child, lines } = await startStuckConsumer(queue);
+  const { child, lines } = await startWorker('stuck-consumer-process.ts', { DATABASE_URL: database.url, QUEUE: queue, SCHEMA, EVENT_TYPE }, 'consuming');
   try {
     const firstJob = (await boss.send(queue, chained(1)))!;
     await waitFor(async () => lines.some((line) => line.msg === 'applying' && line.sequence === '1'), 'the stuck consumer to take the first event');
@@ -129,3 +130,30 @@ it('fails by its lease a job taken by a worker that stopped renewing it, while a
   expect(await jobOf(working, longJob)).toMatchObject({ state: 'completed', retry_count: 0 });
   await boss.offWork(working);
 }, 60_000);
+
+it('keeps a worker alive whose job finished while the database was unreachable, and tries that job again once it is back', async () => {
+  const queue = `test-leases-lost-${randomUUID()}`;
+  const server = new URL(database.url);
+  const proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
+  const { child, lines } = await startWorker('gated-worker-process.ts', { DATABASE_URL: proxy.urlFor(database.url), QUEUE: queue }, 'working');
+  try {
+    const jobId = (await boss.send(queue, {}))!;
+    const starts = () => lines.filter((line) => line.msg === 'started' && line.jobs.includes(jobId)).length;
+    await waitFor(async () => starts() === 1, 'the worker to take the job');
+    proxy.cut();
+    // The handler ends; pg-boss records the outcome without awaiting it, on a connection that fails.
+    child.kill('SIGUSR2');
+    await waitFor(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error('the worker died');
+      return lines.some((line) => line.msg === 'job queue error');
+    }, 'the lost completion to be logged');
+    proxy.restore();
+    // Its lease ran out while the outcome was lost: the job is tried again, by the same living worker.
+    await waitFor(async () => starts() === 2, 'the job to be tried again', RETRIED_WITHIN_MS + 10_000);
+    expect(child.exitCode).toBeNull();
+    expect(await jobOf(queue, jobId)).toMatchObject({ state: 'active', retry_count: 1 });
+  } finally {
+    child.kill('SIGKILL');
+    await proxy.close();
+  }
+}, 120_000);
