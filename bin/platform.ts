@@ -1,6 +1,6 @@
 import { credentialRevocations } from '../core/auth/revocations';
 import { Config } from '../core/config';
-import { resolveDatabase } from '../core/db/database';
+import { resolveDatabase, waitForDatabase } from '../core/db/database';
 import { listen } from '../core/http';
 import { createLogger, DestinationStream } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
@@ -32,10 +32,11 @@ export interface PlatformOptions {
   rateLimitNamespace?: string;
 }
 
-/** Starts the whole chain in this process: database, every registered domain, the gateway, the REST adapter. */
+/** Starts the whole chain in this process: database (waited for while it does not answer), every registered domain, the gateway, the REST adapter. */
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
+  await waitForDatabase(database.url, logger('database'));
   // Every part verifies tokens: this process learns revocations before any of them serves.
   await credentialRevocations.start(database.url, logger('revocations'));
   const contracts = MODULES.map((module) => module.contract);

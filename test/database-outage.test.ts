@@ -16,7 +16,8 @@ let member: TestMember;
 
 beforeAll(async () => {
   database = await createScratchDatabase('outage', { migrated: true });
-  proxy = await TcpProxy.to(database.url);
+  const server = new URL(database.url);
+  proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
   platform = await startTestPlatform({ DATABASE_URL: proxy.urlFor(database.url), REQUEST_TIMEOUT_MS: String(DEADLINE_MS), DATABASE_POOL_WAIT_MS: '1500' });
   admin = await platform.createStaff('admin');
   member = await platform.loginMember();

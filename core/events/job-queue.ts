@@ -5,9 +5,8 @@ import { Pool } from 'pg';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
 import { logFailure } from '../unavailable';
-// pg-boss's Manager, whose complete and fail reportUnawaitedSettlements patches (no types are published for it).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const PgBossManager: { prototype: object } = require('pg-boss/src/manager');
+import { JobLeases, leaseIndexSql } from './job-leases';
+import './pg-boss-completions';
 
 /** The Postgres schema of the job queue. */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
@@ -29,43 +28,22 @@ export const DEAD_LETTER_SUFFIX = '.dead-letter';
 export const deadLetterQueueOf = (queue: string) => `${queue}${DEAD_LETTER_SUFFIX}`;
 
 /**
- * pg-boss's workers complete or fail the batch their handler ran without awaiting it: when the database
- * is gone at that moment the rejection is handled by nobody, which ends the process. Patched once, the
- * two report such a failure as the queue's `error` event (logged by startJobQueue); callers that await
- * them still get the rejection. The job stays active and its lease ends, so it is run again.
- */
-function reportUnawaitedSettlements(): void {
-  const prototype = PgBossManager.prototype as Record<'complete' | 'fail', (...args: unknown[]) => Promise<unknown>> & { emit: (event: string, error: unknown) => void };
-  if ((prototype as { settlementsReported?: boolean }).settlementsReported) return;
-  for (const name of ['complete', 'fail'] as const) {
-    const original = prototype[name];
-    // Named as the original: pg-boss publishes its manager's functions on the PgBoss object by their names.
-    prototype[name] = {
-      [name](this: typeof prototype, ...args: unknown[]) {
-        const settled = original.apply(this, args);
-        settled.catch((error) => this.emit('error', error));
-        return settled;
-      },
-    }[name];
-  }
-  (prototype as { settlementsReported?: boolean }).settlementsReported = true;
-}
-
-/**
  * The Postgres job queue (pg-boss, in its own `pgboss` schema) shared by every domain. Installing its
  * schema and creating queues take a cluster-wide lock: processes starting together deadlock otherwise.
- * Every queue named here gets the retry policy and a dead-letter queue.
+ * Every queue named here gets the retry policy and a dead-letter queue. Fetched jobs are leased
+ * (core/events/job-leases.ts): a dead worker's jobs are tried again within seconds.
  */
 export async function startJobQueue(databaseUrl: string, logger: Logger, queues: string[] = []): Promise<PgBoss> {
-  reportUnawaitedSettlements();
   const db = new JobQueueConnections(databaseUrl, logger);
   const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
   connections.set(boss, db);
   boss.on('error', (error) => logFailure(logger, error, 'job queue error'));
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
     await boss.start();
+    await db.executeSql(`do $$ begin if to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is null then ${leaseIndexSql(JOB_QUEUE_SCHEMA)}; end if; end $$`);
     for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
   });
+  db.leases.start();
   return boss;
 }
 
@@ -94,10 +72,12 @@ export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: stri
 class JobQueueConnections implements PgBoss.Db {
   private readonly pool: Pool;
   private readonly inFlight = new Set<Promise<unknown>>();
+  readonly leases: JobLeases;
 
   constructor(databaseUrl: string, logger: Logger) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 4 });
     this.pool.on('error', (error) => logFailure(logger, error, 'job queue connection error'));
+    this.leases = new JobLeases(this, JOB_QUEUE_SCHEMA, logger);
   }
 
   executeSql(text: string, values: unknown[] = []): Promise<{ rows: any[] }> {
@@ -129,12 +109,20 @@ const connections = new WeakMap<PgBoss, JobQueueConnections>();
 /** The handlers of each job queue's workers that are running now. */
 const running = new WeakMap<PgBoss, Set<Promise<unknown>>>();
 
-/** `boss.work`, with each run of the handler known to `stopJobQueue`, which waits for it. */
+/**
+ * `boss.work`, with each run of the handler known to `stopJobQueue`, which waits for it, and the
+ * leases of its jobs renewed while it runs.
+ */
 export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkWithMetadataHandler<T>): Promise<string> {
   const runs = running.get(boss) ?? new Set<Promise<unknown>>();
   running.set(boss, runs);
+  const leases = connections.get(boss)?.leases;
   return boss.work<T>(queue, { ...options, includeMetadata: true }, (jobs) => {
-    const run = handler(jobs).finally(() => runs.delete(run));
+    const release = leases?.hold(queue, jobs.map((job) => job.id));
+    const run = handler(jobs).finally(() => {
+      release?.();
+      runs.delete(run);
+    });
     runs.add(run);
     return run;
   });
@@ -148,9 +136,10 @@ export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.Wor
  * connections are closed.
  */
 export async function stopJobQueue(boss: PgBoss): Promise<void> {
+  const db = connections.get(boss);
+  await db?.leases.stop();
   await boss.stop({ graceful: true, wait: true });
   const runs = running.get(boss) ?? new Set();
-  const db = connections.get(boss);
   // A fetch still running returns its batch to the handler, which the worker then completes or fails:
   // wait until neither a statement nor a handler is left, a turn of the event loop apart.
   for (;;) {

@@ -1,92 +1,102 @@
-import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
+import { AddressInfo, createServer, connect, Server, Socket } from 'node:net';
+
+type Mode = 'forward' | 'cut' | 'stall';
+
+/** One client connection and its upstream, with the bytes held while stalled. */
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+  held: Array<{ to: Socket; data: Buffer }>;
+}
 
 /**
- * A TCP proxy in front of PostgreSQL, for the tests of a database outage: `cut` drops every
- * connection and refuses new ones (a crashed or restarting server), `stall` keeps accepting but
- * forwards nothing (a paused server or a dead network path), `restore` forwards again.
+ * A TCP proxy in front of a server (PostgreSQL), for the tests of a database that goes away: it
+ * forwards, cuts (every connection closed, each new one closed as it arrives, as a server that is down
+ * behind a balancer) or stalls (nothing passes either way, as a paused server), and restores.
  */
 export class TcpProxy {
-  private readonly server: Server;
-  private readonly pairs = new Set<[Socket, Socket]>();
-  private mode: 'forward' | 'cut' | 'stall' = 'forward';
+  private mode: Mode = 'forward';
+  private readonly pairs = new Set<Pair>();
+  /** Connections closed on arrival while cut. */
+  refused = 0;
 
-  private constructor(private readonly target: { host: string; port: number }) {
-    this.server = createServer((client) => this.accept(client));
+  private constructor(
+    private readonly server: Server,
+    private readonly target: { host: string; port: number },
+  ) {
+    server.on('connection', (client) => this.accept(client));
   }
 
-  /** A proxy on a free port of 127.0.0.1 to `url`'s host and port; `url` is a database URL. */
-  static async to(url: string): Promise<TcpProxy> {
-    const parsed = new URL(url);
-    const proxy = new TcpProxy({ host: parsed.hostname, port: Number(parsed.port || 5432) });
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on a free port of 127.0.0.1, forwarding to `target`. */
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    const server = createServer();
+    const proxy = new TcpProxy(server, target);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
 
-  /** `url` with its host and port replaced by the proxy's. */
-  urlFor(url: string): string {
-    const parsed = new URL(url);
-    parsed.hostname = '127.0.0.1';
-    parsed.port = String((this.server.address() as AddressInfo).port);
-    return parsed.toString();
+  /** The port it listens on. */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
-  /** Destroys every open connection and refuses (closes at once) those that come. */
+  /** `url` (a postgres:// URL) going through the proxy. */
+  urlFor(url: string): string {
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(this.port);
+    return proxied.toString();
+  }
+
+  /** Closes every connection and each new one until `restore`. */
   cut(): void {
     this.mode = 'cut';
-    for (const [client, upstream] of this.pairs) {
-      client.destroy();
-      upstream.destroy();
-    }
-    this.pairs.clear();
+    for (const pair of this.pairs) this.drop(pair);
   }
 
-  /** Open connections stop carrying bytes; new ones are accepted and never answered. */
+  /** Holds every byte, both ways, of every connection (new ones too) until `restore`. */
   stall(): void {
     this.mode = 'stall';
-    for (const pair of this.pairs) flow(pair, false);
   }
 
-  /** Forwards again: stalled connections resume, new ones reach the server. */
+  /** Forwards again, the bytes held while stalled first. */
   restore(): void {
     this.mode = 'forward';
-    for (const pair of this.pairs) flow(pair, true);
+    for (const pair of this.pairs) {
+      for (const { to, data } of pair.held.splice(0)) to.write(data);
+    }
   }
 
+  /** Closes every connection and stops listening. */
   async close(): Promise<void> {
-    this.cut();
+    for (const pair of this.pairs) this.drop(pair);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(client: Socket): void {
-    client.on('error', () => undefined);
-    if (this.mode === 'cut') return void client.destroy();
-    const upstream = connect(this.target.port, this.target.host);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-    const pair: [Socket, Socket] = [client, upstream];
-    this.pairs.add(pair);
-    const forget = () => this.pairs.delete(pair);
-    client.on('close', () => {
-      forget();
-      upstream.destroy();
-    });
-    upstream.on('close', () => {
-      forget();
+    if (this.mode === 'cut') {
+      this.refused += 1;
       client.destroy();
-    });
-    flow(pair, this.mode === 'forward');
+      return;
+    }
+    const pair: Pair = { client, upstream: connect(this.target.port, this.target.host), held: [] };
+    this.pairs.add(pair);
+    const pass = (from: Socket, to: Socket) =>
+      from.on('data', (data) => {
+        if (this.mode === 'stall') pair.held.push({ to, data });
+        else to.write(data);
+      });
+    pass(client, pair.upstream);
+    pass(pair.upstream, client);
+    for (const socket of [client, pair.upstream]) {
+      socket.on('error', () => this.drop(pair));
+      socket.on('close', () => this.drop(pair));
+    }
   }
-}
 
-/** Carries bytes both ways, or holds them (unpiped and paused: nothing is read, nothing is sent). */
-function flow([client, upstream]: [Socket, Socket], on: boolean): void {
-  if (on) {
-    client.pipe(upstream);
-    upstream.pipe(client);
-    return;
+  private drop(pair: Pair): void {
+    this.pairs.delete(pair);
+    pair.client.destroy();
+    pair.upstream.destroy();
   }
-  client.unpipe(upstream);
-  upstream.unpipe(client);
-  client.pause();
-  upstream.pause();
 }
