@@ -3,6 +3,7 @@ import { runPart } from '../core/entry-point';
 import { listen, RunningServer } from '../core/http';
 import { startDomain } from '../core/module';
 import { CallerRateLimiter } from '../core/rate-limit';
+import { DatabaseReadiness } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -10,11 +11,12 @@ import { loadPlatformConfig, MODULES, moduleNamed } from '../subgraphs/registry'
 
 const USAGE = `Usage: npm run start:part -- <part>   (one of: ${[...MODULES.map((module) => module.contract.name), 'gateway', 'rest'].join(', ')})`;
 
-/** A part that counts callers: it shares the rate limits in the database and closes them last. */
-async function withRateLimits(start: (limiter: CallerRateLimiter) => Promise<RunningServer>, databaseUrl: string, limits: { standardPerHour: number; premiumPerHour: number }) {
+/** What a part facing clients holds: the rate limits shared in the database, and its readiness (`/readyz`); closed last. */
+async function withFacingClients(start: (rateLimiter: CallerRateLimiter, readiness: DatabaseReadiness) => Promise<RunningServer>, databaseUrl: string, limits: { standardPerHour: number; premiumPerHour: number }) {
   const rateLimiter = await CallerRateLimiter.open(databaseUrl, limits);
-  const server = await start(rateLimiter);
-  return { ...server, close: () => server.close().then(() => rateLimiter.close()) };
+  const readiness = new DatabaseReadiness(databaseUrl);
+  const server = await start(rateLimiter, readiness);
+  return { ...server, close: () => server.close().then(() => Promise.all([rateLimiter.close(), readiness.close()])).then(() => undefined) };
 }
 
 /**
@@ -29,16 +31,16 @@ if (domain) {
   );
 } else if (part === 'gateway') {
   runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>
-    withRateLimits(
-      (rateLimiter) => startGateway({ config, port: config.gatewayPort, host: config.hosts.gateway, subgraphUrls: config.subgraphUrls, logger, rateLimiter }),
+    withFacingClients(
+      (rateLimiter, readiness) => startGateway({ config, port: config.gatewayPort, host: config.hosts.gateway, subgraphUrls: config.subgraphUrls, logger, rateLimiter, ready: readiness.ready }),
       databaseUrl,
       config.rateLimit,
     ),
   );
 } else if (part === 'rest') {
   runPart(part, '', loadPlatformConfig, (config, databaseUrl, logger) =>
-    withRateLimits(
-      (rateLimiter) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter }), config.port, config.hosts.rest),
+    withFacingClients(
+      (rateLimiter, readiness) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter, ready: readiness.ready }), config.port, config.hosts.rest),
       databaseUrl,
       config.rateLimit,
     ),

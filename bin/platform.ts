@@ -1,9 +1,10 @@
 import { credentialRevocations } from '../core/auth/revocations';
 import { Config } from '../core/config';
-import { resolveDatabase } from '../core/db/database';
+import { resolveDatabase, waitForDatabase } from '../core/db/database';
 import { listen } from '../core/http';
 import { createLogger, DestinationStream } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
+import { DatabaseReadiness } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -31,10 +32,11 @@ export interface PlatformOptions {
   rateLimitNamespace?: string;
 }
 
-/** Starts the whole chain in this process: database, every registered domain, the gateway, the REST adapter. */
+/** Starts the whole chain in this process: database (waited for while it does not answer), every registered domain, the gateway, the REST adapter. */
 export async function startPlatform(config: Config, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = (service: string) => createLogger(service, config.logLevel, options.logDestination);
   const database = await resolveDatabase(config);
+  await waitForDatabase(database.url, logger('database'));
   // Every part verifies tokens: this process learns revocations before any of them serves.
   await credentialRevocations.start(database.url, logger('revocations'));
   const contracts = MODULES.map((module) => module.contract);
@@ -52,6 +54,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const inProcess = config.colocatedTransport === 'in-process';
   const supergraphSdl = readSupergraphSdl();
   const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
+  const readiness = new DatabaseReadiness(database.url);
   const gateway = await startGateway({
     config,
     port: config.gatewayPort,
@@ -61,6 +64,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     logger: logger('gateway'),
     rateLimiter,
     supergraphSdl,
+    ready: readiness.ready,
   });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
   gatewayForDomains.bind(inProcess ? gateway.execute : gatewayOverHttp(gatewayUrl, new InternalCredential(config.internalSecret)));
@@ -70,6 +74,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     logger: logger('rest'),
     rateLimiter,
     gateway: inProcess ? gateway.execute : undefined,
+    ready: readiness.ready,
   });
   const rest = await listen(app, config.port, config.hosts.rest);
   return {
@@ -83,6 +88,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await rest.close();
       await gateway.close();
       await rateLimiter.close();
+      await readiness.close();
       for (const domain of [...domains].reverse()) await domain.close();
       await credentialRevocations.stop(database.url);
       await database.stop();

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import cluster, { Worker } from 'node:cluster';
 import { resolveDatabase } from '../core/db/database';
+import { RestartBackoff } from '../core/restart-backoff';
 import { onShutdown } from '../core/http';
 import { createLogger, Logger } from '../core/logger';
+import { guardProcess } from '../core/process-guard';
 import { loadPlatformConfig } from '../subgraphs/registry';
 import { startPlatform } from './platform';
 
@@ -26,24 +28,34 @@ async function main(): Promise<void> {
   const database = await resolveDatabase(config);
   let stopping = false;
   const ready = new Set<number>();
-  const fork = () => {
+  const fork = (slot: RestartBackoff) => {
     const worker = cluster.fork({ DATABASE_URL: database.url });
+    const forkedAt = Date.now();
     worker.on('message', (message: WorkerMessage) => {
       if (message?.kind !== 'ready' || ready.has(worker.id)) return;
       ready.add(worker.id);
       // Once, when the first set of workers all serve; a replaced worker later is only logged.
       if (ready.size === config.workers) announceReady(message.restUrl, message.gatewayUrl, config.workers);
     });
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      const livedMs = Date.now() - forkedAt;
+      const restartInMs = slot.next(livedMs);
+      logger.error({ worker: worker.process.pid, code, signal, livedMs, restartInMs }, 'worker died: starting another after a pause');
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        fork(slot);
+      }, restartInMs);
+      pending.add(timer);
+    });
   };
-  cluster.on('exit', (worker: Worker, code) => {
-    if (stopping) return;
-    logger.error({ worker: worker.process.pid, code }, 'worker stopped: starting another');
-    fork();
-  });
-  for (let i = 0; i < config.workers; i += 1) fork();
+  /** Re-forks waiting for their pause: cancelled on shutdown. */
+  const pending = new Set<NodeJS.Timeout>();
+  for (let i = 0; i < config.workers; i += 1) fork(new RestartBackoff());
   onShutdown(logger, [
     async () => {
       stopping = true;
+      for (const timer of pending) clearTimeout(timer);
       await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => stopWorker(worker!)));
     },
     database.stop,
@@ -72,6 +84,7 @@ function announceReady(restUrl: string, gatewayUrl: string, workers: number): vo
 }
 
 async function runPlatform(logger: Logger): Promise<void> {
+  guardProcess(logger);
   const platform = await startPlatform(loadPlatformConfig());
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);

@@ -48,6 +48,17 @@ export interface Config {
   gatewaySockets: { perCaller: number; maxOpen: number };
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
+  deadlines: Deadlines;
+}
+
+/**
+ * How long a request may take before it answers 503 (REQUEST_TIMEOUT_MS, 30 s; also each database
+ * statement's and idle transaction's limit), and how long it waits for a database connection of its
+ * domain's pool (DATABASE_POOL_WAIT_MS, 10 s).
+ */
+export interface Deadlines {
+  requestMs: number;
+  poolWaitMs: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -255,6 +266,10 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     perCaller: parsePositiveInt(env, 'GATEWAY_WS_MAX_PER_CALLER', 10, problems),
     maxOpen: parsePositiveInt(env, 'GATEWAY_WS_MAX_OPEN', 10000, problems),
   };
+  const deadlines = {
+    requestMs: parsePositiveInt(env, 'REQUEST_TIMEOUT_MS', 30_000, problems),
+    poolWaitMs: parsePositiveInt(env, 'DATABASE_POOL_WAIT_MS', 10_000, problems),
+  };
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -282,5 +297,6 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     colocatedTransport: colocatedTransport === 'http' ? 'http' : 'in-process',
     workers,
     passwordScryptCost,
+    deadlines,
   };
 }

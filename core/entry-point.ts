@@ -1,13 +1,14 @@
 import { AddressInfo } from 'node:net';
 import { credentialRevocations } from './auth/revocations';
 import { Config } from './config';
-import { resolveDatabase } from './db/database';
+import { resolveDatabase, waitForDatabase } from './db/database';
 import { onShutdown, RunningServer } from './http';
 import { createLogger, Logger } from './logger';
+import { guardProcess } from './process-guard';
 
 /**
  * The `main` of a part run alone: reads the configuration, opens DATABASE_URL (or the embedded
- * PostgreSQL), listens for credential revocations, starts the part, logs where it listens and stops it on SIGTERM, the database last. A bad
+ * PostgreSQL) and waits until it answers, listens for credential revocations, starts the part, logs where it listens and stops it on SIGTERM, the database last. A bad
  * configuration or a failed start prints one clear line and exits 1.
  */
 export function runPart(
@@ -19,7 +20,9 @@ export function runPart(
   (async () => {
     const config = loadConfig();
     const logger = createLogger(name, config.logLevel);
+    guardProcess(logger);
     const database = await resolveDatabase(config);
+    await waitForDatabase(database.url, logger);
     // Every part verifies tokens: it learns revocations before it serves.
     await credentialRevocations.start(database.url, logger);
     const server = await start(config, database.url, logger);

@@ -4,6 +4,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { AppError, STATUS_BY_CODE } from './errors';
 import { Logger } from './logger';
+import { isUnavailable, unavailable } from './unavailable';
 
 const CLIENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
 
@@ -19,7 +20,8 @@ function isExpected(error: unknown, code: unknown): boolean {
  * masked, so that no stack trace or internal message leaves the server (errorLogPlugin logs it).
  */
 export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  const original = !(unwrapped instanceof AppError) && isUnavailable(unwrapped) ? unavailable(unwrapped) : unwrapped;
   if (original instanceof AppError) return { message: original.message, path: formatted.path, extensions: original.extensions };
   if (original instanceof UniqueConstraintViolationException) return { message: 'Already exists', path: formatted.path, extensions: { code: 'CONFLICT' } };
   if (isExpected(error, formatted.extensions?.code)) {
@@ -32,7 +34,8 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
 /** Logs every error that formatGraphqlError masks, with the request id that carried it. */
 export function logUnexpectedErrors(logger: Logger, errors: readonly GraphQLError[], requestId: string | undefined): void {
   for (const error of errors) {
-    if (!isExpected(error, error.extensions?.code)) {
+    if (isUnavailable(unwrapResolverError(error))) logger.warn({ err: unwrapResolverError(error), reqId: requestId, path: error.path }, 'database unavailable');
+    else if (!isExpected(error, error.extensions?.code)) {
       logger.error({ err: unwrapResolverError(error), reqId: requestId, path: error.path }, 'unexpected error');
     }
   }

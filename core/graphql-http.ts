@@ -1,5 +1,6 @@
 import { ApolloServer, BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
+import { readinessRoute } from './db/readiness';
 import express, { Express, RequestHandler } from 'express';
 import { GraphQLFormattedError } from 'graphql';
 import { randomUUID } from 'node:crypto';
@@ -48,6 +49,8 @@ export interface GraphqlServing<TContext> {
   context: (caller: Caller) => Promise<TContext>;
   /** Runs before the body is read: refuses callers (internal credential, rate limit). */
   guard?: RequestHandler;
+  /** Whether the server reaches its database (`/readyz`); without it /readyz is /healthz. */
+  ready?: () => Promise<boolean>;
 }
 
 /** The largest GraphQL request body over HTTP. */
@@ -68,6 +71,7 @@ export async function serveGraphql<TContext extends BaseContext>(
 ): Promise<RunningServer> {
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
+  app.get('/readyz', readinessRoute(serving.ready ?? (async () => true)));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
   const contextOf = ({ req }: { req: express.Request }) =>
     serving.context({ authorization: req.headers.authorization, requestId: req.get(REQUEST_ID_HEADER) || randomUUID(), address: req.ip, validateOnly: req.get(VALIDATE_ONLY_HEADER) === 'true' || undefined });

@@ -6,7 +6,7 @@ import { AccessTokens } from './auth/jwt';
 import type { ApiScope } from './auth/scopes';
 import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity, liveFilter } from './catalog/catalog-entity';
-import { MigrationClass, openDomainOrm } from './db/orm';
+import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
 import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
@@ -123,7 +123,7 @@ export function buildDomainSchema<Deps>(module: DomainModule<unknown, Deps>, dep
 }
 
 /** Opens a domain's ORM on its own schema, bringing the schema up to date (its migrations). */
-export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities' | 'migrations'>, databaseUrl: string): Promise<MikroORM<PostgreSqlDriver>> {
+export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities' | 'migrations'>, databaseUrl: string, serving?: DomainServing): Promise<MikroORM<PostgreSqlDriver>> {
   const catalogs = module.entities.filter(isCatalogEntity);
   return openDomainOrm({
     url: databaseUrl,
@@ -131,6 +131,7 @@ export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities'
     entities: [...(catalogs.length ? CATALOG_BASES : []), ...module.entities, OutboxEvent],
     migrations: module.migrations,
     filters: liveFilter(catalogs.map((entity) => entity.name)),
+    serving,
   });
 }
 
@@ -150,7 +151,7 @@ export async function startDomain(
   const { name } = module.contract;
   const domain = config.domains[name];
   if (!domain) throw new Error(`The configuration has no settings for domain "${name}"`);
-  const orm = await openModuleOrm(module, databaseUrl);
+  const orm = await openModuleOrm(module, databaseUrl, { deadlines: config.deadlines, logger });
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
   const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, gateway };

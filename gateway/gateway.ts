@@ -31,6 +31,8 @@ export interface GatewayOptions {
   /** Shared with the REST adapters and other gateways (PostgreSQL). */
   rateLimiter: CallerRateLimiter;
   supergraphSdl?: string;
+  /** Whether this process reaches the database (`/readyz`). */
+  ready?: () => Promise<boolean>;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     host: options.host,
     guard: rateLimit(options.rateLimiter, tokens, internal),
     context,
+    ready: options.ready,
   });
   const execute = directExecutor({
     schema: apiSchema,

@@ -9,6 +9,8 @@ import { AppError, FieldError, forbidden, STATUS_BY_CODE, validationError } from
 import { Caller, OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { MAX_NESTING, nestedDeeperThan } from '../core/validation';
+import { isUnavailable, logFailure, unavailable } from '../core/unavailable';
+import { readinessRoute } from '../core/db/readiness';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
@@ -20,7 +22,7 @@ import { v1Access, v1ContextOf } from './v1/access';
 import { apiKeyCredential } from './v1/api-keys';
 import { fromV1 } from './v1/case';
 import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
-import { v1ErrorBody } from './v1/errors';
+import { v1ErrorBody, v1ErrorOf } from './v1/errors';
 import { v1OpenApi } from './v1/openapi';
 import { idempotencyKeyOf } from './v1/idempotency';
 import { ROUTES } from './routes';
@@ -41,6 +43,8 @@ export interface RestAppOptions {
   gateway?: OperationExecutor;
   routes?: Route[];
   storage?: LocalFileStorage;
+  /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
+  ready?: () => Promise<boolean>;
 }
 
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
@@ -55,12 +59,16 @@ export function createRestApp(options: RestAppOptions): Express {
   app.disable('etag');
   app.set('trust proxy', config.trustProxy);
   app.use(requestContext(logger));
-  app.get('/healthz', async (_req, res) => {
-    const healthy = await gateway({ query: OPERATIONS.Health }, { requestId: res.locals.requestId })
+  app.use(requestDeadline(config.deadlines.requestMs, logger));
+  const gatewayHealthy = () =>
+    gateway({ query: OPERATIONS.Health }, { requestId: randomUUID() })
       .then((result) => result.data?.health !== undefined && !result.errors)
       .catch(() => false);
+  app.get('/healthz', async (_req, res) => {
+    const healthy = await gatewayHealthy();
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
+  app.get('/readyz', readinessRoute(options.ready ?? gatewayHealthy));
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
@@ -118,6 +126,8 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
       const { values, errors, rest } = variables.coerce(built, sourceOf(req));
       if (errors.length > 0) throw validationError([...errors, ...(rest ? await otherFieldErrors(gateway, document, rest, caller, errors) : [])]);
       const result = await gateway({ query: document, variables: values }, caller);
+      // The deadline answered meanwhile (requestDeadline): the outcome has no one to go to.
+      if (res.headersSent) return;
       if (result.errors?.length || !result.data) {
         await discardUploads(res, storage);
         const first = result.errors?.[0] ?? { message: 'Empty answer from the gateway' };
@@ -239,6 +249,25 @@ function requestContext(logger: Logger): RequestHandler {
   };
 }
 
+/**
+ * Every request answers within `ms` (REQUEST_TIMEOUT_MS): past it, one that has not begun its answer
+ * answers 503 with Retry-After in its surface's envelope. The work under way goes on until its own
+ * limits end it (each statement and idle transaction has the same deadline on the database); what it
+ * answers then is dropped. A stream (server-sent events, a file) has begun its answer and is left alone.
+ */
+function requestDeadline(ms: number, logger: Logger): RequestHandler {
+  const answer = errorHandler(logger);
+  return (req, res, next) => {
+    const timer = setTimeout(() => {
+      if (res.headersSent) return;
+      logger.warn({ reqId: res.locals.requestId, method: req.method, path: req.path, deadlineMs: ms }, 'request deadline passed: answered 503');
+      answer(unavailable(), req, res, () => undefined);
+    }, ms);
+    res.on('close', () => clearTimeout(timer));
+    next();
+  };
+}
+
 /** What a failed request answers, whatever the surface: the status, message and field errors. */
 interface Failure {
   status: number;
@@ -249,9 +278,13 @@ interface Failure {
 
 /** Classifies an error thrown while serving a request; logs what the client did not cause. */
 function failureOf(error: any, logger: Logger, requestId: string): Failure {
+  if (!(error instanceof AppError) && isUnavailable(error)) {
+    logFailure(logger, error, 'request failed', { reqId: requestId });
+    return failureOf(unavailable(error), logger, requestId);
+  }
   if (error instanceof AppError) {
     const status = STATUS_BY_CODE[error.code];
-    if (status >= 500) logger.error({ err: error.originalError ?? error, reqId: requestId }, error.message);
+    if (status >= 500 && error.code !== 'UNAVAILABLE') logger.error({ err: error.originalError ?? error, reqId: requestId }, error.message);
     return { status, message: error.message, fieldErrors: error.fieldErrors, error };
   }
   if (error?.type === 'entity.parse.failed') return { status: 400, message: 'Malformed JSON body', fieldErrors: [{ field: 'body', message: 'body is not valid JSON' }] };
@@ -262,10 +295,15 @@ function failureOf(error: any, logger: Logger, requestId: string): Failure {
 }
 
 function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+  return (error, req, res, _next) => {
+    // Answered already: by the deadline (requestDeadline), which this late failure comes after.
+    if (res.headersSent) return;
     const { status, message, fieldErrors, error: appError } = failureOf(error, logger, res.locals.requestId);
+    const retryAfter = appError && retryAfterOf(appError);
+    if (retryAfter) res.set('Retry-After', retryAfter);
     const v1: V1FailureContext | undefined = res.locals.v1;
     if (v1) return answerV1Failure(res, v1, status, message, fieldErrors);
+    if (isV1Path(req.path)) return void res.status(status).json(v1ErrorOf(status, message, fieldErrors));
     res.status(status).json(errorBody(status, message, fieldErrors, appError?.payload, appError?.errorName));
   };
 }

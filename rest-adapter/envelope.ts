@@ -40,11 +40,13 @@ export function errorBody(statusCode: number, message: string, errors?: FieldErr
   return { statusCode, data: { message, ...(errors && errors.length > 0 ? { errors } : {}), ...(data ? { data } : {}), ...(error ? { error } : {}) } };
 }
 
-/** The Retry-After header (seconds) of a rate-limited error: its `extensions.retryAfter`. */
-export function retryAfterOf(error: GraphQLFormattedError): string | undefined {
+/** The Retry-After header (seconds) of a rate-limited or unavailable (503) error: its `extensions.retryAfter`. */
+export function retryAfterOf(error: Pick<GraphQLFormattedError, 'extensions'>): string | undefined {
   const seconds = error.extensions?.retryAfter;
-  return error.extensions?.code === 'RATE_LIMITED' && typeof seconds === 'number' ? String(Math.max(1, Math.ceil(seconds))) : undefined;
+  return RETRY_CODES.has(String(error.extensions?.code)) && typeof seconds === 'number' ? String(Math.max(1, Math.ceil(seconds))) : undefined;
 }
+
+const RETRY_CODES = new Set(['RATE_LIMITED', 'UNAVAILABLE']);
 
 const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
 

@@ -3,14 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { freePort } from '../core/http';
+import { PlatformProcess, platformProcessEnv } from './support/platform-process';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
+import { TcpProxy } from './support/tcp-proxy';
 import { useTempDirs } from './support/temp-dirs';
+import { PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
+import { waitFor } from './support/wait-for';
 
 const tempDir = useTempDirs('loyalty-workers-');
 const ADMIN = { email: 'workers-admin@example.com', password: randomBytes(12).toString('hex') };
 let database: ScratchDatabase;
 let child: ChildProcess;
 const lines: Array<Record<string, any>> = [];
+/** What the primary logs when a worker died, before forking another. */
+const WORKER_DIED = 'worker died: starting another after a pause';
 /** The primary's banner, printed once every worker serves. */
 let announce: (banner: string) => void;
 const announced = new Promise<string>((resolve) => (announce = resolve));
@@ -27,6 +33,7 @@ function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60
       if (!line) return;
       clearTimeout(timer);
       child.off('exit', onExit);
+      child.off('line', check);
       resolve(line);
     };
     child.once('exit', onExit);
@@ -106,10 +113,24 @@ it('lowers one caller\'s X-RateLimit-Remaining by one with every request, whiche
   expect(remaining).toEqual(remaining.map((_, i) => remaining[0] - i));
 }, 120_000);
 
+it('forks a worker killed with SIGKILL again after a pause of 1 s, logging why it died', async () => {
+  await announced;
+  const first = new Set(lines.filter((line) => line.msg === 'platform ready').map((line) => line.pid));
+  const [victim] = first;
+  process.kill(victim, 'SIGKILL');
+  const died = await logLine((line) => line.msg === WORKER_DIED && line.worker === victim);
+  expect(died).toMatchObject({ pid: child.pid, code: null, signal: 'SIGKILL', restartInMs: 1000, livedMs: expect.any(Number) });
+  const replacement = await logLine((line) => line.msg === 'platform ready' && !first.has(line.pid), PLATFORM_START_TIMEOUT_MS);
+  const response = await fetch(`${replacement.rest}/auth/api/consents/current`, { headers: { connection: 'close' } });
+  expect(response.status).toBe(200);
+}, PLATFORM_START_TIMEOUT_MS + 30_000);
+
 it('runs the platform in one worker per WORKERS, serving requests from each, and stops them all on SIGTERM', async () => {
   const ready = await logLine((line) => line.msg === 'platform ready');
   await logLine((line) => line.msg === 'platform ready' && line.pid !== ready.pid);
-  const readyPids = new Set(lines.filter((line) => line.msg === 'platform ready').map((line) => line.pid));
+  // The workers serving now: a worker killed by the test before is not among them.
+  const died = new Set(lines.filter((line) => line.msg === WORKER_DIED).map((line) => line.worker));
+  const readyPids = new Set(lines.filter((line) => line.msg === 'platform ready' && !died.has(line.pid)).map((line) => line.pid));
   expect(readyPids.size).toBe(2);
   expect(await announced).toBe('Loyalty platform is ready (2 workers)');
 
@@ -130,3 +151,38 @@ it('runs the platform in one worker per WORKERS, serving requests from each, and
   const stopped = lines.filter((line) => line.msg === 'stopped').map((line) => line.pid);
   expect(new Set(stopped)).toEqual(new Set([...readyPids, child.pid]));
 }, 120_000);
+
+describe('a platform started while its database is unreachable', () => {
+  let proxy: TcpProxy | undefined;
+  let platform: PlatformProcess | undefined;
+  afterAll(async () => {
+    await platform?.kill('SIGKILL');
+    await proxy?.close();
+  });
+
+  it('waits for the database, logging each wait, and becomes ready once it answers', async () => {
+    const server = new URL(database.url);
+    proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
+    proxy.cut();
+    const through = proxy.urlFor(database.url);
+    platform = new PlatformProcess(() => platformProcessEnv({ databaseUrl: through, dataDir: tempDir(), admin: ADMIN, chatappUrl: 'http://127.0.0.1:9' }, {}));
+    let failure: unknown;
+    const started = platform.start();
+    started.catch((error) => (failure = error));
+    const waits = () => platform!.lines.filter((line) => line.msg === 'database not reachable: waiting for it');
+    await waitFor(
+      async () => {
+        if (failure) throw failure;
+        return waits().length >= 2 && proxy!.refused >= 2;
+      },
+      'the platform to wait for its database',
+      60_000,
+    );
+    proxy.restore();
+    const rest = await started;
+    const response = await fetch(`${rest}/auth/api/consents/current`, { headers: { connection: 'close' } });
+    expect(response.status).toBe(200);
+    // Each wait logged, the pause doubling.
+    expect(waits().slice(0, 2).map((line) => line.retryInMs)).toEqual([500, 1000]);
+  }, PLATFORM_START_TIMEOUT_MS + 60_000);
+});

@@ -2,6 +2,8 @@ import { MikroORM, ReflectMetadataProvider } from '@mikro-orm/core';
 import { Migration, Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
+import { Deadlines } from '../config';
+import { Logger } from '../logger';
 
 export type MigrationClass = new (...args: any[]) => Migration;
 
@@ -14,7 +16,30 @@ export interface DomainDatabaseOptions {
   poolSize?: number;
   /** MikroORM filters, e.g. the catalogs' `live` filter (core/catalog). */
   filters?: Record<string, { cond: Record<string, unknown>; default?: boolean; entity?: string[] }>;
+  /** A serving domain's limits (core/config.ts) and where its driver's warnings go; tools and tests open the ORM without them. */
+  serving?: DomainServing;
 }
+
+export interface DomainServing {
+  deadlines: Deadlines;
+  logger: Logger;
+}
+
+/** How much later than the server's statement_timeout the client gives a statement up (the server did not answer at all). */
+const CLIENT_GRACE_MS = 2_000;
+
+/**
+ * The knex options of a serving domain: a connection is waited for `poolWaitMs` at most; a statement and
+ * an idle transaction end after `requestMs` on the server, and the client gives a statement up shortly
+ * after should the server not answer at all (paused, or the network path gone). Keepalives find a dead
+ * peer. Each failure reaches the request as a 503 (core/unavailable.ts).
+ */
+const servingOptions = ({ deadlines: { requestMs, poolWaitMs }, logger }: DomainServing) => ({
+  acquireConnectionTimeout: poolWaitMs,
+  // knex reports a lost connection it discards as a warning, on the console unless told where.
+  log: { warn: (message: unknown) => logger.warn({ driver: message }, 'database connection discarded'), error: (message: unknown) => logger.error({ driver: message }, 'database driver error'), deprecate: () => undefined, debug: () => undefined },
+  connection: { statement_timeout: requestMs, idle_in_transaction_session_timeout: requestMs, query_timeout: requestMs + CLIENT_GRACE_MS, keepAlive: true },
+});
 
 /**
  * Opens the ORM for one domain, bound to its own Postgres schema, and brings that schema up to date.
@@ -45,10 +70,16 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
     },
     forceUtcTimezone: true,
     filters: options.filters ?? {},
+    ...(options.serving ? { driverOptions: servingOptions(options.serving) } : {}),
   });
   await withAdvisoryLock(options.url, `migrate:${options.schema}`, async () => {
-    await orm.em.getConnection().execute(`create schema if not exists "${options.schema}"`);
-    await orm.getMigrator().up();
+    const connection = orm.em.getConnection();
+    await connection.execute(`create schema if not exists "${options.schema}"`);
+    // A migration may rewrite a large table: it is not held to a request's deadline.
+    await connection.transactional(async (transaction) => {
+      await connection.execute('set local statement_timeout = 0', [], 'run', transaction);
+      await orm.getMigrator().up({ transaction });
+    });
   });
   return orm;
 }
@@ -56,6 +87,8 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
 /** Runs `work` while holding a session advisory lock on `key`: one process at a time across the cluster. */
 export async function withAdvisoryLock<T>(url: string, key: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
+  // A connection lost between two statements: the next one fails (and with it `work`), not the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', [key]);

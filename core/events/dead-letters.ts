@@ -1,3 +1,4 @@
+import { inHeldTransaction } from '../db/held-client';
 import PgBoss from 'pg-boss';
 import { Pool } from 'pg';
 import { DEAD_LETTER_SUFFIX, deadLetterQueueOf, JOB_QUEUE_SCHEMA, onConnection, orderedJobId } from './job-queue';
@@ -53,10 +54,8 @@ export async function listDeadLetters(pool: Pool, queue?: string): Promise<DeadL
  * as new jobs with the queue's retry policy; in one transaction, which also removes them from the
  * dead-letter queue. Returns what was replayed.
  */
-export async function replayDeadLetters(pool: Pool, boss: PgBoss, queue: string, ids?: string[]): Promise<DeadLetter[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+export function replayDeadLetters(pool: Pool, boss: PgBoss, queue: string, ids?: string[]): Promise<DeadLetter[]> {
+  return inHeldTransaction(pool, async (client) => {
     const { rows } = await client.query<DeadLetter & { data: PublishedEvent }>(
       `select ${deadLetterColumns}, j.data from ${JOB_QUEUE_SCHEMA}.job j
         where j.name = $1 and j.state = 'created' and ($2::uuid[] is null or j.id = any($2::uuid[]))
@@ -71,14 +70,8 @@ export async function replayDeadLetters(pool: Pool, boss: PgBoss, queue: string,
       );
       await boss.deleteJob(deadLetterQueueOf(queue), rows.map((row) => row.id), { db });
     }
-    await client.query('commit');
     return rows.map(({ data: _data, ...deadLetter }) => deadLetter);
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The events parked in every consuming domain (or for one queue), by stream and sequence. */

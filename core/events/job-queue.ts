@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { withAdvisoryLock } from '../db/orm';
 import { Logger } from '../logger';
+import { logFailure } from '../unavailable';
+import { JobLeases, leaseIndexSql } from './job-leases';
+import './pg-boss-completions';
 
 /** The Postgres schema of the job queue. */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
@@ -27,17 +30,20 @@ export const deadLetterQueueOf = (queue: string) => `${queue}${DEAD_LETTER_SUFFI
 /**
  * The Postgres job queue (pg-boss, in its own `pgboss` schema) shared by every domain. Installing its
  * schema and creating queues take a cluster-wide lock: processes starting together deadlock otherwise.
- * Every queue named here gets the retry policy and a dead-letter queue.
+ * Every queue named here gets the retry policy and a dead-letter queue. Fetched jobs are leased
+ * (core/events/job-leases.ts): a dead worker's jobs are tried again within seconds.
  */
 export async function startJobQueue(databaseUrl: string, logger: Logger, queues: string[] = []): Promise<PgBoss> {
   const db = new JobQueueConnections(databaseUrl, logger);
   const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
   connections.set(boss, db);
-  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  boss.on('error', (error) => logFailure(logger, error, 'job queue error'));
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
     await boss.start();
+    await db.executeSql(`do $$ begin if to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is null then ${leaseIndexSql(JOB_QUEUE_SCHEMA)}; end if; end $$`);
     for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
   });
+  db.leases.start();
   return boss;
 }
 
@@ -66,10 +72,12 @@ export async function scheduleJob(boss: PgBoss, databaseUrl: string, queue: stri
 class JobQueueConnections implements PgBoss.Db {
   private readonly pool: Pool;
   private readonly inFlight = new Set<Promise<unknown>>();
+  readonly leases: JobLeases;
 
   constructor(databaseUrl: string, logger: Logger) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 4 });
-    this.pool.on('error', (error) => logger.error({ err: error }, 'job queue connection error'));
+    this.pool.on('error', (error) => logFailure(logger, error, 'job queue connection error'));
+    this.leases = new JobLeases(this, JOB_QUEUE_SCHEMA, logger);
   }
 
   executeSql(text: string, values: unknown[] = []): Promise<{ rows: any[] }> {
@@ -101,12 +109,20 @@ const connections = new WeakMap<PgBoss, JobQueueConnections>();
 /** The handlers of each job queue's workers that are running now. */
 const running = new WeakMap<PgBoss, Set<Promise<unknown>>>();
 
-/** `boss.work`, with each run of the handler known to `stopJobQueue`, which waits for it. */
+/**
+ * `boss.work`, with each run of the handler known to `stopJobQueue`, which waits for it, and the
+ * leases of its jobs renewed while it runs.
+ */
 export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.WorkOptions, handler: PgBoss.WorkWithMetadataHandler<T>): Promise<string> {
   const runs = running.get(boss) ?? new Set<Promise<unknown>>();
   running.set(boss, runs);
+  const leases = connections.get(boss)?.leases;
   return boss.work<T>(queue, { ...options, includeMetadata: true }, (jobs) => {
-    const run = handler(jobs).finally(() => runs.delete(run));
+    const release = leases?.hold(queue, jobs.map((job) => job.id));
+    const run = handler(jobs).finally(() => {
+      release?.();
+      runs.delete(run);
+    });
     runs.add(run);
     return run;
   });
@@ -120,9 +136,10 @@ export async function workOn<T>(boss: PgBoss, queue: string, options: PgBoss.Wor
  * connections are closed.
  */
 export async function stopJobQueue(boss: PgBoss): Promise<void> {
+  const db = connections.get(boss);
+  await db?.leases.stop();
   await boss.stop({ graceful: true, wait: true });
   const runs = running.get(boss) ?? new Set();
-  const db = connections.get(boss);
   // A fetch still running returns its batch to the handler, which the worker then completes or fails:
   // wait until neither a statement nor a handler is left, a turn of the event loop apart.
   for (;;) {

@@ -2,11 +2,15 @@ import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { Pool, PoolClient } from 'pg';
+import { transactionOn, withHeldClient } from '../db/held-client';
+import { logFailure } from '../unavailable';
 import { Logger } from '../logger';
 import { JOB_QUEUE_SCHEMA, onConnection, orderedJobId } from './job-queue';
 import { PublishedEvent } from './outbox-event';
 
 const BATCH = 100;
+/** The longest a relay waits before it tries again after failures (the database was unavailable). */
+const MAX_BACKOFF_MS = 5_000;
 
 export interface OutboxRelay {
   /** Publishes what is waiting now (nothing while another relay of the domain is at it); resolves with how many events went out. */
@@ -34,35 +38,19 @@ interface Row {
 export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, logger: Logger, intervalMs = 200): OutboxRelay {
   const schema = orm.config.get('schema')!;
   const pool = new Pool({ connectionString: orm.config.get('clientUrl'), max: 1, idleTimeoutMillis: 5_000 });
-  pool.on('error', (error) => logger.error({ err: error }, 'outbox relay connection failed'));
+  pool.on('error', (error) => logFailure(logger, error, 'outbox relay connection failed'));
   let running: Promise<number> | undefined;
 
   const lockKey = `outbox:${schema}`;
-  const drainOnce = async () => {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    try {
+  const drainOnce = () =>
+    withHeldClient(pool, async (client) => {
       if (!(await client.query('select pg_try_advisory_lock(hashtext($1)) as locked', [lockKey])).rows[0].locked) return 0;
-      try {
-        // Begun after the lock is held: this transaction's jobs are created after the previous drain's.
-        await client.query('begin');
-        const published = await publishBatch(client, schema, boss);
-        await client.query('commit');
-        return published;
-      } catch (error) {
-        await client.query('rollback');
-        throw error;
-      } finally {
-        await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
-      }
-    } catch (error) {
-      broken = error as Error;
-      throw error;
-    } finally {
-      // A connection that failed may still hold the lock: closing it releases the lock.
-      client.release(broken);
-    }
-  };
+      // Begun after the lock is held: this transaction's jobs are created after the previous drain's. A
+      // failed client is closed (withHeldClient), which releases a lock its failure left held.
+      const published = await transactionOn(client, () => publishBatch(client, schema, boss));
+      await client.query('select pg_advisory_unlock(hashtext($1))', [lockKey]);
+      return published;
+    });
   const drain = async () => {
     while (running) await running.catch(() => 0);
     running = drainOnce();
@@ -73,13 +61,19 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
     }
   };
   let stopped = false;
+  // After a failure the relay waits, doubling up to MAX_BACKOFF_MS, before it tries again.
+  let resumeAt = 0;
+  let backoffMs = 0;
   const timer = setInterval(async () => {
-    if (running || stopped) return;
+    if (running || stopped || Date.now() < resumeAt) return;
     try {
       // A full batch drains again at once, unless the relay stopped meanwhile (its pool is ending).
       while ((await drain()) === BATCH && !stopped);
+      backoffMs = 0;
     } catch (error) {
-      logger.error({ err: error }, 'outbox relay failed');
+      backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(intervalMs, backoffMs * 2));
+      resumeAt = Date.now() + backoffMs;
+      logFailure(logger, error, 'outbox relay failed', { schema, retryInMs: backoffMs });
     }
   }, intervalMs);
   return {

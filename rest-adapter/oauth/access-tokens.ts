@@ -1,4 +1,5 @@
 import { RequestHandler } from 'express';
+import { answeredUnavailable, unavailable } from '../../core/unavailable';
 import { createHash } from 'node:crypto';
 import { AccessTokens } from '../../core/auth/jwt';
 import { OAUTH_ACCESS_TOKEN_PREFIX, REST_ADAPTER_PRINCIPAL } from '../../core/auth/oauth';
@@ -46,6 +47,8 @@ export class OAuthAccessTokenCredentials {
         const answer = (result?.data as { exchangeOAuthAccessToken?: { accessToken?: string; expiresIn?: number } } | undefined)?.exchangeOAuthAccessToken;
         const reuse = Math.min(REUSE_MS, Math.max(0, ((answer?.expiresIn ?? 0) - 5) * 1000));
         known = { authorization: answer?.accessToken ? `Bearer ${answer.accessToken}` : undefined, until: Date.now() + (answer?.accessToken ? reuse : REUSE_MS) };
+        // An outage is neither a token nor a refusal: the request answers 503 rather than go on unauthenticated.
+        if (!answer?.accessToken && answeredUnavailable(result)) throw unavailable();
         // A refusal of the token is remembered as well as a token; an outage (no answer about the token) is not.
         const refused = !result || result.errors?.some((error) => error.extensions?.code === 'UNAUTHENTICATED' || error.extensions?.code === 'VALIDATION');
         if (this.exchanged.size >= KEPT) this.exchanged.delete(this.exchanged.keys().next().value!);

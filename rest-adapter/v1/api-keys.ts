@@ -1,4 +1,5 @@
 import { RequestHandler } from 'express';
+import { answeredUnavailable, unavailable } from '../../core/unavailable';
 import { createHash } from 'node:crypto';
 import { OperationExecutor } from '../../core/graphql-http';
 
@@ -32,6 +33,8 @@ export function apiKeyCredential(gateway: OperationExecutor): RequestHandler {
         const result = API_KEY.test(apiKey) ? await gateway({ query: EXCHANGE, variables: { apiKey } }, { requestId: res.locals.requestId }) : undefined;
         const token = (result?.data as { exchangeApiKey?: { accessToken?: string } } | undefined)?.exchangeApiKey?.accessToken;
         known = { authorization: token ? `Bearer ${token}` : undefined, until: Date.now() + REUSE_MS };
+        // An outage is neither a token nor a refusal: the request answers 503 rather than go on unauthenticated.
+        if (!token && answeredUnavailable(result)) throw unavailable();
         // A refusal is remembered as well as a token; an outage (no answer about the key) is not.
         const refused = !result || result.errors?.some((error) => error.extensions?.code === 'UNAUTHENTICATED' || error.extensions?.code === 'VALIDATION');
         if (exchanged.size >= KEPT) exchanged.delete(exchanged.keys().next().value!);

@@ -11,6 +11,8 @@ export class PlatformProcess {
   private child: ChildProcess | undefined;
   /** The gateway's GraphQL URL of the running process (from its `platform ready` line). */
   gatewayUrl = '';
+  /** Every JSON log line of its processes, in the order printed. */
+  readonly lines: Array<Record<string, any>> = [];
 
   /** `env` is read at each start: the process gets that environment alone. */
   constructor(private readonly env: () => Record<string, string>) {}
@@ -25,6 +27,7 @@ export class PlatformProcess {
       createInterface({ input: started.stdout! }).on('line', (text) => {
         if (!text.startsWith('{')) return;
         const line = JSON.parse(text);
+        this.lines.push(line);
         if (line.msg !== 'platform ready') return;
         clearTimeout(timer);
         this.gatewayUrl = line.graphql;

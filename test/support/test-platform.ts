@@ -99,6 +99,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
   const platform = await startPlatform(config, { logDestination, rateLimitNamespace: unique('rl') });
   const passwords = new PasswordHasher(config.passwordScryptCost);
   const sql = new Pool({ connectionString: databaseUrl, max: 2 });
+  // An idle connection lost (a test of a database outage): the next query connects again.
+  sql.on('error', () => undefined);
 
   const api = async <T = any>(method: string, path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...options.headers };

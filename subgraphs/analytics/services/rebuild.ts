@@ -44,6 +44,8 @@ export async function rebuildReadModel(orm: MikroORM<PostgreSqlDriver>, onProgre
   const sources = new Map<string, string[]>();
   for (const [type, source] of Object.entries(ANALYTICS_EVENT_SOURCES)) sources.set(source, [...(sources.get(source) ?? []), type]);
   const client = new Client({ connectionString: orm.config.get('clientUrl') });
+  // A connection lost between two statements: the next one fails (and with it the rebuild), not the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('begin');

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 import { Logger } from '../../../core/logger';
+import { inHeldTransaction } from '../../../core/db/held-client';
+import { logFailure } from '../../../core/unavailable';
 import { NOTIFICATION, NotificationCreated, NotificationDeliveryOutcome } from '../contract';
 import { V1Channel } from '../entities/v1-notification';
 import { Channel, ChannelFailure, OutgoingMessage, untilAborted } from './channels/channel';
@@ -85,7 +87,7 @@ export class V1NotificationSender {
     private readonly logger: Logger,
   ) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 4, idleTimeoutMillis: 10_000 });
-    this.pool.on('error', (error) => logger.error({ err: error }, 'notification sender connection failed'));
+    this.pool.on('error', (error) => logFailure(logger, error, 'notification sender connection failed'));
   }
 
   start(): void {
@@ -110,7 +112,7 @@ export class V1NotificationSender {
       try {
         busy = await this.round();
       } catch (error) {
-        this.logger.error({ err: error }, 'notification sending round failed');
+        logFailure(this.logger, error, 'notification sending round failed');
       }
       if (busy || this.stopped) continue;
       await new Promise<void>((resolve) => {
@@ -136,19 +138,8 @@ export class V1NotificationSender {
     return done > 0;
   }
 
-  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inHeldTransaction(this.pool, work);
   }
 
   /** scheduled → sending once `scheduled_at` passed, with `notification.sent`. */
