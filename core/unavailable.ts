@@ -54,3 +54,21 @@ export function logFailure(logger: Logger, error: unknown, message: string, fiel
 /** Whether a GraphQL answer failed because the database was unavailable (its errors carry code UNAVAILABLE). */
 export const answeredUnavailable = (result: { errors?: readonly { extensions?: Record<string, unknown> }[] } | undefined): boolean =>
   result?.errors?.some((error) => error.extensions?.code === 'UNAVAILABLE') ?? false;
+
+/**
+ * `work`, tried again while it fails because the database is unavailable (a quarter second, doubling to
+ * two), for `forMs` at most and until `signal` aborts; any other failure, or the last, is thrown. For
+ * what must be recorded once done elsewhere (a webhook the receiver took): recorded late rather than
+ * done again.
+ */
+export async function retryWhileUnavailable<T>(work: () => Promise<T>, forMs: number, signal?: AbortSignal): Promise<T> {
+  const until = Date.now() + forMs;
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 2_000)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUnavailable(error) || signal?.aborted || Date.now() + waitMs > until) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}

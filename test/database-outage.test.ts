@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { startFakeWebhookReceiver } from './support/fake-webhook-receiver';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
 import { TcpProxy } from './support/tcp-proxy';
 import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, TestMember, TestPlatform, TestStaff } from './support/test-platform';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   database = await createScratchDatabase('outage', { migrated: true });
   const server = new URL(database.url);
   proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
-  platform = await startTestPlatform({ DATABASE_URL: proxy.urlFor(database.url), REQUEST_TIMEOUT_MS: String(DEADLINE_MS), DATABASE_POOL_WAIT_MS: '1500' });
+  platform = await startTestPlatform({ DATABASE_URL: proxy.urlFor(database.url), REQUEST_TIMEOUT_MS: String(DEADLINE_MS), DATABASE_POOL_WAIT_MS: '1500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   admin = await platform.createStaff('admin');
   member = await platform.loginMember();
 }, PLATFORM_START_TIMEOUT_MS);
@@ -127,4 +128,37 @@ describe('the database unreachable', () => {
     expect(rows[0].entries).toBe(2 + keys.length);
     await waitFor(async () => (await platform.sql.query('select count(*)::int as waiting from point.outbox_event where published_at is null')).rows[0].waiting === 0, 'every event published', 30_000);
   });
+
+  it('records a webhook delivery the receiver took while the database went away once it is back, rather than send it again', async () => {
+    const receiver = await startFakeWebhookReceiver();
+    try {
+      const webhook = await platform.api('POST', '/api/v1/webhooks', { token: admin.token, body: { url: `${receiver.url}/outage`, events: ['points.earned'] } });
+      expect(webhook.status).toBe(201);
+      // The receiver takes the first event; the database is gone before the platform records that it did, and back 2 s later.
+      let cuts = 0;
+      receiver.behave('/outage', (_delivery, res) => {
+        if (cuts++ === 0) {
+          proxy.cut();
+          setTimeout(() => proxy.restore(), 2_000);
+        }
+        res.writeHead(200).end('ok');
+      });
+      expect((await earn(3)).status).toBe(200);
+      const deliveries = async () => (await platform.api('GET', `/api/v1/webhooks/${webhook.body.data.id}/deliveries?limit=100`, { token: admin.token })).body?.data ?? [];
+      const earned = () => receiver.on('/outage').find((delivery) => JSON.parse(delivery.body).data.points === 3);
+      const recorded = async () => {
+        const list: Array<{ status: string }> = await deliveries();
+        return earned() && list.length === receiver.on('/outage').length && list.every((delivery) => delivery.status === 'succeeded');
+      };
+      await waitFor(recorded, 'a succeeded delivery for each request the receiver took', 30_000);
+      expect(cuts).toBeGreaterThan(0);
+      // Each event reached the receiver once, and each delivery took one attempt: none was sent again.
+      const ids = receiver.on('/outage').map((delivery) => delivery.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect((await deliveries()).map((delivery: { attempts: number }) => delivery.attempts)).toEqual(ids.map(() => 1));
+    } finally {
+      receiver.behave('/outage', 200);
+      await receiver.close();
+    }
+  }, 60_000);
 });

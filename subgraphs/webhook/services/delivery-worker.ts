@@ -3,11 +3,14 @@ import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { Logger } from '../../../core/logger';
+import { logFailure, retryWhileUnavailable } from '../../../core/unavailable';
 import { WebhookSettings } from '../settings';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
 /** How often the worker looks for due deliveries when nothing woke it earlier. */
 const POLL_MS = 250;
+/** How long an attempt's outcome is tried again while the database is unavailable (a restart takes seconds). */
+const RECORD_FOR_MS = 60_000;
 /** A lease outlives the attempt's timeout by this much; then a delivery whose process died is due again. */
 const LEASE_MARGIN_SECONDS = 5;
 
@@ -107,11 +110,18 @@ export class DeliveryWorker {
     const result = await this.sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, this.abort.signal);
     try {
       if (this.abort.signal.aborted && !result.ok) return await this.release(delivery);
-      const em = this.orm.em.fork();
-      if (result.ok) await recordAttempt(em, delivery, result, this.settings.retrySchedule);
-      else await em.transactional((inner) => recordAttempt(inner, delivery, result, this.settings.retrySchedule));
+      // The receiver may have taken it: recorded late (while its lease token still holds) rather than sent again.
+      await retryWhileUnavailable(
+        () => {
+          const em = this.orm.em.fork();
+          if (result.ok) return recordAttempt(em, delivery, result, this.settings.retrySchedule);
+          return em.transactional((inner) => recordAttempt(inner, delivery, result, this.settings.retrySchedule));
+        },
+        RECORD_FOR_MS,
+        this.abort.signal,
+      );
     } catch (error) {
-      this.logger.error({ err: error, deliveryId: delivery.id }, 'webhook deliveries: recording an attempt failed (due again when its lease runs out)');
+      logFailure(this.logger, error, 'webhook deliveries: recording an attempt failed (due again when its lease runs out)', { deliveryId: delivery.id });
     }
   }
 
