@@ -7,7 +7,7 @@ import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
 import { OPERATIONS } from '../rest-adapter/operations';
 import { Staff } from '../subgraphs/auth/entities/staff';
-import { moduleNamed } from '../subgraphs/registry';
+import { moduleNamed, platformSurface } from '../subgraphs/registry';
 import { STAFF_SELECT, startBenchTarget } from './target';
 
 /**
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   // The REST adapter alone: the same app, its gateway answering what the real one answered.
   const answer = await platform.executors.gateway({ query: currentStaff }, caller);
   const adapterAlone = await listen(
-    createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', config.logLevel), rateLimiter: platform.rateLimiter, gateway: async () => answer }),
+    createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', config.logLevel), rateLimiter: platform.rateLimiter, gateway: async () => answer, surface: platformSurface() }),
     0,
     '127.0.0.1',
   );

@@ -7,7 +7,7 @@ import { DatabaseReadiness } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
-import { loadPlatformConfig, MODULES, moduleNamed } from '../subgraphs/registry';
+import { loadPlatformConfig, MODULES, moduleNamed, platformSurface } from '../subgraphs/registry';
 
 const USAGE = `Usage: npm run start:part -- <part>   (one of: ${[...MODULES.map((module) => module.contract.name), 'gateway', 'rest'].join(', ')})`;
 
@@ -40,7 +40,7 @@ if (domain) {
 } else if (part === 'rest') {
   runPart(part, '', loadPlatformConfig, (config, databaseUrl, logger) =>
     withFacingClients(
-      (rateLimiter, readiness) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter, ready: readiness.ready }), config.port, config.hosts.rest),
+      (rateLimiter, readiness) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter, ready: readiness.ready, surface: platformSurface() }), config.port, config.hosts.rest),
       databaseUrl,
       config.rateLimit,
     ),

@@ -12,7 +12,7 @@ import { gatewayLink, gatewayOverHttp } from '../core/gateway-link';
 import { InternalCredential } from '../core/auth/internal-credential';
 import { OperationExecutor, RunningGraphqlServer } from '../core/graphql-http';
 import { startDomain } from '../core/module';
-import { MODULES } from '../subgraphs/registry';
+import { MODULES, platformSurface } from '../subgraphs/registry';
 
 export interface RunningPlatform {
   restUrl: string;
@@ -75,6 +75,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     rateLimiter,
     gateway: inProcess ? gateway.execute : undefined,
     ready: readiness.ready,
+    surface: platformSurface(),
   });
   const rest = await listen(app, config.port, config.hosts.rest);
   return {

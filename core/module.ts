@@ -14,6 +14,7 @@ import { startOutboxRelay } from './events/outbox-relay';
 import { gatewayLink } from './gateway-link';
 import { OperationExecutor, RunningGraphqlServer } from './graphql-http';
 import { Logger } from './logger';
+import { DomainSurface } from './rest/surface';
 import { BuiltSubgraph, buildSubgraph, ReferenceResolvers } from './subgraph';
 import { startSubgraphServer, subgraphServing } from './subgraph-server';
 
@@ -106,6 +107,8 @@ export interface DomainModule<Settings = unknown, Deps = unknown, Services = unk
   consumers?: EventConsumer[];
   /** The documents it runs on the gateway (`gateway` of its start), by name; `npm run schema:check` validates them. */
   supergraphOperations?: Readonly<Record<string, string>>;
+  /** Its outside, from `subgraphs/<domain>/surface/`: REST routes, v1 components and public events. */
+  surface?: DomainSurface;
 }
 
 export const defineModule = <Settings, Deps, Services = unknown>(module: DomainModule<Settings, Deps, Services>): DomainModule<Settings, Deps, Services> =>

@@ -16,16 +16,15 @@ import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { gatewayOverHttp } from '../core/gateway-link';
-import { OPERATIONS } from './operations';
-import { Access, defaultVariables, isV1Route, Route, RouteInput } from './route';
+import { Access, defaultVariables, isV1Route, operationNameOf, Route, RouteInput, V1_BASE } from '../core/rest/route';
+import { DomainSurface } from '../core/rest/surface';
 import { v1Access, v1ContextOf } from './v1/access';
 import { apiKeyCredential } from './v1/api-keys';
-import { fromV1 } from './v1/case';
-import { answerV1Failure, isV1Path, V1_BASE, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
+import { fromV1 } from '../core/rest/case';
+import { answerV1Failure, isV1Path, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
 import { v1ErrorBody, v1ErrorOf } from './v1/errors';
 import { v1OpenApi } from './v1/openapi';
 import { idempotencyKeyOf } from './v1/idempotency';
-import { ROUTES } from './routes';
 import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
 import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
 import { OAUTH_REGISTRATION_PATH, OAUTH_SIGN_IN_PATHS, oauthRouter } from './oauth/router';
@@ -41,11 +40,15 @@ export interface RestAppOptions {
   rateLimiter: CallerRateLimiter;
   /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
   gateway?: OperationExecutor;
-  routes?: Route[];
+  /** What it serves: every domain's routes and v1 components (subgraphs/registry.ts `platformSurface`). */
+  surface: Pick<Required<DomainSurface>, 'routes' | 'components'>;
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;
 }
+
+/** Whether the gateway answers: the adapter's health and, without a database of its own, its readiness. */
+const HEALTH = 'query Health { health { ok } }';
 
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
 export function createRestApp(options: RestAppOptions): Express {
@@ -61,7 +64,7 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(requestContext(logger));
   app.use(requestDeadline(config.deadlines.requestMs, logger));
   const gatewayHealthy = () =>
-    gateway({ query: OPERATIONS.Health }, { requestId: randomUUID() })
+    gateway({ query: HEALTH }, { requestId: randomUUID() })
       .then((result) => result.data?.health !== undefined && !result.errors)
       .catch(() => false);
   app.get('/healthz', async (_req, res) => {
@@ -73,18 +76,18 @@ export function createRestApp(options: RestAppOptions): Express {
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).
   app.use(OAUTH_REGISTRATION_PATH, apiKeyCredential(gateway));
   app.use([V1_BASE, OAUTH_REGISTRATION_PATH], new OAuthAccessTokenCredentials(gateway, config.jwtSecret).middleware);
-  for (const route of (options.routes ?? ROUTES).filter((candidate) => candidate.limitByAddress)) app[route.method](route.path, limitByAddress);
+  for (const route of options.surface.routes.filter((candidate) => candidate.limitByAddress)) app[route.method](route.path, limitByAddress);
   app.use(OAUTH_SIGN_IN_PATHS, limitByAddress);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use('/files', ...serveFiles(storage.directory));
   app.get(REPORT_DOWNLOAD_ROUTE, reportDownload(config, logger));
   app.use(cookieParser());
-  const openApi = v1OpenApi(options.routes ?? ROUTES, options.apiSchema);
+  const openApi = v1OpenApi(options.surface, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
   app.use(oauthRouter(config, gateway));
   const { heartbeatSeconds, maxOpen } = config.streams;
   app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger, internal }));
-  for (const route of options.routes ?? ROUTES) {
+  for (const route of options.surface.routes) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
     if (isV1Route(route) && (route.upload || route.authorize || !isV1Path(route.path))) {
       throw new Error(`v1 route ${route.method.toUpperCase()} ${route.path} must live under ${V1_BASE} and declare scope, customer access or public only`);
@@ -103,11 +106,10 @@ export function createRestApp(options: RestAppOptions): Express {
 }
 
 function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: OperationExecutor, storage: FileStorage): RequestHandler {
-  const document = OPERATIONS[route.operation];
-  if (!document) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} names unknown operation ${route.operation}`);
+  const document = route.document;
   const variables = new OperationVariables(apiSchema, parse(document));
   const v1 = isV1Route(route) ? v1ContextOf(route) : undefined;
-  if (route.idempotent && !/\$idempotencyKey\b/.test(document)) throw new Error(`Idempotent route ${route.method.toUpperCase()} ${route.path}: ${route.operation} declares no $idempotencyKey`);
+  if (route.idempotent && !/\$idempotencyKey\b/.test(document)) throw new Error(`Idempotent route ${route.method.toUpperCase()} ${route.path}: ${operationNameOf(document)} declares no $idempotencyKey`);
   return async (req, res, next) => {
     let succeeded = false;
     try {

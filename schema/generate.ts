@@ -5,13 +5,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { operationProtection } from '../gateway/operation-limits';
 import { OPERATIONS } from '../rest-adapter/operations';
-import { isV1Route } from '../rest-adapter/route';
-import { ROUTES } from '../rest-adapter/routes';
+import { isV1Route, operationNameOf } from '../core/rest/route';
 import { v1OpenApi } from '../rest-adapter/v1/openapi';
 import { openApiProblems } from './openapi-check';
 import { operationAccess } from '../core/auth/access';
 import { buildDomainSchema } from '../core/module';
-import { MODULES } from '../subgraphs/registry';
+import { MODULES, platformSurface } from '../subgraphs/registry';
 import { dockerCompose } from './docker-compose';
 
 /**
@@ -29,6 +28,7 @@ async function main(): Promise<void> {
   const files: Record<string, string> = {};
   const services = [];
   problems.push(...registryProblems());
+  const surface = platformSurface();
   for (const module of MODULES) {
     const name = module.contract.name;
     const { sdl } = await buildDomainSchema(module);
@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     const protection = operationProtection(composition.supergraphSdl);
     const rules = [...specifiedRules, ...protection.validationRules];
     const domainOperations = MODULES.flatMap((module) => Object.entries(module.supergraphOperations ?? {}).map(([name, document]) => [`${module.contract.name} ${name}`, document]));
-    for (const [name, document] of [...Object.entries(OPERATIONS), ...domainOperations]) {
+    const routeOperations = surface.routes.map((route) => [`${route.method.toUpperCase()} ${route.path} ${operationNameOf(route.document)}`, route.document]);
+    for (const [name, document] of [...Object.entries(OPERATIONS), ...routeOperations, ...domainOperations]) {
       try {
         for (const error of validate(apiSchema, parse(document, protection.parseOptions), rules)) problems.push(`operation ${name}: ${error.message}`);
       } catch (error) {
@@ -56,9 +57,9 @@ async function main(): Promise<void> {
   const outputs: Record<string, string> = Object.fromEntries(Object.entries(files).map(([file, content]) => [join(__dirname, file), content]));
   outputs[join(__dirname, '..', 'docker-compose.yml')] = dockerCompose(MODULES);
   if (!composition.errors) {
-    const openApi = v1OpenApi(ROUTES, composition.schema.toAPISchema().toGraphQLJSSchema());
+    const openApi = v1OpenApi(surface, composition.schema.toAPISchema().toGraphQLJSSchema());
     problems.push(...(await openApiProblems(openApi)));
-    for (const route of ROUTES.filter(isV1Route)) if (!route.doc) problems.push(`v1 route ${route.method.toUpperCase()} ${route.path} has no doc for the OpenAPI description`);
+    for (const route of surface.routes.filter(isV1Route)) if (!route.doc) problems.push(`v1 route ${route.method.toUpperCase()} ${route.path} has no doc for the OpenAPI description`);
     outputs[join(__dirname, 'openapi-v1.json')] = `${JSON.stringify(openApi, null, 2)}\n`;
   }
   const access = accessList();

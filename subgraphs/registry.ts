@@ -1,5 +1,7 @@
 import { Config, Env, loadConfig } from '../core/config';
 import { DomainModule } from '../core/module';
+import { DomainSurface, mergeSurfaces } from '../core/rest/surface';
+import { LEGACY_ROUTES } from '../rest-adapter/routes';
 import { authModule } from './auth/module';
 import { campaignModule } from './campaign/module';
 import { clusterModule } from './cluster/module';
@@ -24,3 +26,11 @@ export const moduleNamed = (name: string): DomainModule<any, any> | undefined =>
 
 /** `<NAME>_PORT` of every domain set to `port` (`'0'`: any free port, as tests and benchmarks want). */
 export const everyDomainPort = (port: string): Env => Object.fromEntries(MODULES.map((module) => [`${module.contract.name.toUpperCase()}_PORT`, port]));
+
+/**
+ * The platform's outside: every domain's REST routes, v1 components and public events, merged (each path,
+ * component and public event type once). The REST adapter serves it, the webhook domain fans its public
+ * events out, and `npm run schema` describes it.
+ */
+export const platformSurface = (): Required<DomainSurface> =>
+  mergeSurfaces([...MODULES.flatMap((module) => (module.surface ? [module.surface] : [])), { routes: LEGACY_ROUTES }]);

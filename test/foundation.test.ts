@@ -15,7 +15,7 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
-import { everyDomainPort, loadPlatformConfig } from '../subgraphs/registry';
+import { everyDomainPort, loadPlatformConfig, platformSurface } from '../subgraphs/registry';
 import { png } from './support/images';
 import { createScratchDatabase, ScratchDatabase } from './support/scratch-database';
 import { openTestRateLimiter, startTestPlatform, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
@@ -61,7 +61,7 @@ describe('the running chain', () => {
     const staff = await platform.createStaff();
     const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: platform.gatewayUrl, RATE_LIMIT_STANDARD_PER_HOUR: '1000' });
     const adapter = await listen(
-      createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter: platform.rateLimiter }),
+      createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter: platform.rateLimiter, surface: platformSurface() }),
       0,
       '127.0.0.1',
     );
@@ -168,7 +168,7 @@ describe('health when the gateway is down', () => {
   beforeAll(async () => {
     const config = loadConfig({ DATA_DIR: tempDir(), GATEWAY_URL: 'http://127.0.0.1:9/graphql', LOG_LEVEL: 'silent' });
     rateLimiter = await openTestRateLimiter();
-    const app = createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter });
+    const app = createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter, surface: platformSurface() });
     adapter = await listen(app, 0, '127.0.0.1');
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { createLogger } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
+import { platformSurface } from '../subgraphs/registry';
 import { openTestRateLimiter, startTestPlatform, unique, PLATFORM_START_TIMEOUT_MS } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 
@@ -185,7 +186,7 @@ describe('rate limits shared by every adapter and gateway', () => {
     const limiter = await openTestRateLimiter(limits, namespace);
     limiters.push(limiter);
     const config = loadConfig({ DATA_DIR: limited.dataDir, JWT_SECRET: limited.config.jwtSecret, GATEWAY_URL: limited.gatewayUrl, ...env });
-    const running = await listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter: limiter }), 0);
+    const running = await listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger: createLogger('rest', 'silent'), rateLimiter: limiter, surface: platformSurface() }), 0);
     adapters.push(running);
     return `http://127.0.0.1:${running.port}`;
   }

@@ -28,17 +28,20 @@ beforeAll(async () => {
     apiSchema: apiSchemaOf(readSupergraphSdl()),
     logger: createLogger('rest', 'silent'),
     rateLimiter: platform.rateLimiter,
-    routes: [
+    surface: {
+      components: {},
+      routes: [
       {
         method: 'post',
         path: '/test/uploads',
-        operation: 'Health',
+        document: 'query Health { health { ok } }',
         public: true,
         upload: [{ name: 'image', required: true }, { name: 'gallery', maxCount: 3 }],
         envelope: 'data',
         payload: (_data, input) => ({ uploads: input.uploads, body: input.body }),
       },
-    ],
+      ],
+    },
   });
   adapter = await listen(app, 0, '127.0.0.1');
 });

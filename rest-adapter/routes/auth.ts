@@ -1,10 +1,10 @@
 import { REFRESH_COOKIE, setRefreshCookie } from '../cookies';
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
 
 const BASE = '/auth/api';
 
 /** Spec Part 1, auth service. Order matters where a literal segment and a parameter compete (/staffs/me). */
-export const AUTH_ROUTES: Route[] = [
+export const AUTH_ROUTES: LegacyRoute[] = [
   // Sessions
   { method: 'get', path: `${BASE}/check-access-token-session`, operation: 'CheckAccessTokenSession', envelope: 'nested', message: 'Access token checked' },
   {

@@ -1,5 +1,6 @@
 import { CLUSTER } from '../../subgraphs/cluster/contract';
-import { Route, RouteInput, withPermission } from '../route';
+import { RouteInput, withPermission } from '../../core/rest/route';
+import { LegacyRoute } from './legacy';
 
 const BASE = '/cluster/api';
 
@@ -14,7 +15,7 @@ const tierInput = ({ body, uploads }: RouteInput) => ({
 });
 
 /** Members' tiers (projections): `me`, `history/*` and `summary/yearly` are matched before `:memberId`. */
-const TIER_PROJECTION_ROUTES: Route[] = [
+const TIER_PROJECTION_ROUTES: LegacyRoute[] = [
   { method: 'post', path: `${BASE}/tiers/assign`, operation: 'AssignTier', envelope: 'nested', message: 'Tier assigned', status: 201 },
   { method: 'get', path: `${BASE}/tier-projections/me`, operation: 'MyTierProjection', envelope: 'data' },
   { method: 'get', path: `${BASE}/tier-projections/history/me`, operation: 'MyTierHistory', envelope: 'nested', message: 'Tier history' },
@@ -29,7 +30,7 @@ const TIER_PROJECTION_ROUTES: Route[] = [
 const BADGE_IMAGE = { name: 'image' };
 const BADGE_MANAGE = withPermission(CLUSTER.permissions.badgeManage);
 const badgeInput = ({ body, uploads }: RouteInput) => ({ ...body, imageUrl: uploads.image ?? body.imageUrl });
-const BADGE_ROUTES: Route[] = [
+const BADGE_ROUTES: LegacyRoute[] = [
   { method: 'get', path: `${BASE}/badges`, operation: 'Badges', envelope: 'nested', message: 'Badge list' },
   { method: 'get', path: `${BASE}/badges/:id`, operation: 'Badge', envelope: 'nested', message: 'Badge found' },
   {
@@ -67,7 +68,7 @@ const BADGE_ROUTES: Route[] = [
 ];
 
 /** Segments and interests (docs/decisions.md, Cluster): literal paths (members/:memberId, me, categories) before :id. */
-const SEGMENT_ROUTES: Route[] = [
+const SEGMENT_ROUTES: LegacyRoute[] = [
   { method: 'get', path: `${BASE}/segments`, operation: 'Segments', envelope: 'data' },
   { method: 'post', path: `${BASE}/segments`, operation: 'CreateSegment', envelope: 'nested', message: 'Segment created', status: 201 },
   { method: 'get', path: `${BASE}/segments/members/:memberId`, operation: 'MemberSegments', envelope: 'nested', message: "Member's segments" },
@@ -108,7 +109,7 @@ const SEGMENT_ROUTES: Route[] = [
 ];
 
 /** Spec Part 2, cluster service. Tier reads are public; literal segments (bulk, level, members) before :id. */
-export const CLUSTER_ROUTES: Route[] = [
+export const CLUSTER_ROUTES: LegacyRoute[] = [
   // Tiers
   { method: 'get', path: `${BASE}/tiers`, operation: 'Tiers', envelope: 'nested', message: 'Tier list', public: true },
   { method: 'post', path: `${BASE}/tiers/bulk`, operation: 'TiersByIds', variables: ({ body, query }) => ({ ...query, ids: body.ids }), envelope: 'nested', message: 'Tiers found' },

@@ -1,5 +1,6 @@
 import { NOTIFICATION } from '../../subgraphs/notification/contract';
-import { memberOnly, Route, withPermission } from '../route';
+import { memberOnly, withPermission } from '../../core/rest/route';
+import { LegacyRoute } from './legacy';
 
 const IN_APPS = '/notification/api/in-apps';
 const NOTIFICATION_MANAGE = withPermission(NOTIFICATION.permissions.manage);
@@ -24,7 +25,7 @@ const TEMPLATE_PATHS: Record<string, string> = {
  * The convenience endpoints (POST /in-apps/points/received and the eleven like it): the body is
  * `memberId` and the fields of the kind, sent as the mutation's `fields`.
  */
-const TEMPLATE_ROUTES: Route[] = Object.entries(TEMPLATE_PATHS).map(([path, template]) => ({
+const TEMPLATE_ROUTES: LegacyRoute[] = Object.entries(TEMPLATE_PATHS).map(([path, template]) => ({
   method: 'post',
   path: `${IN_APPS}/${path}`,
   operation: 'CreateTemplatedInAppNotification',
@@ -42,7 +43,7 @@ const TEMPLATE_ROUTES: Route[] = Object.entries(TEMPLATE_PATHS).map(([path, temp
  * Spec Part 2, notification service: Bearer on all; answers nest `data.message` and `data.data`. The
  * `/me` paths come before `/:id`, which would otherwise take `me` for an id.
  */
-export const NOTIFICATION_ROUTES: Route[] = [
+export const NOTIFICATION_ROUTES: LegacyRoute[] = [
   { method: 'post', path: IN_APPS, operation: 'CreateInAppNotification', authorize: NOTIFICATION_MANAGE, envelope: 'nested', message: 'Notification created', status: 201 },
   { method: 'get', path: IN_APPS, operation: 'InAppNotifications', envelope: 'nested', message: 'Notifications' },
   { method: 'get', path: `${IN_APPS}/me`, operation: 'MyInAppNotifications', envelope: 'nested', message: 'Notifications' },

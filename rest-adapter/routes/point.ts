@@ -1,5 +1,6 @@
 import { POINT } from '../../subgraphs/point/contract';
-import { memberOnly, Route, RouteInput, withPermission } from '../route';
+import { memberOnly, RouteInput, withPermission } from '../../core/rest/route';
+import { LegacyRoute } from './legacy';
 
 const BASE = '/point/api';
 /** Earn and spend take an optional Idempotency-Key header. */
@@ -9,7 +10,7 @@ const movement = ({ body, headers }: RouteInput) => ({ input: body, idempotencyK
 const RECEIPT_IMAGE = { name: 'image', required: true };
 
 /** Spec Part 2, point service. */
-export const POINT_ROUTES: Route[] = [
+export const POINT_ROUTES: LegacyRoute[] = [
   { method: 'get', path: `${BASE}/balance/me`, operation: 'MyPointBalance', envelope: 'data' },
   { method: 'get', path: `${BASE}/balance/:memberId`, operation: 'PointBalance', envelope: 'data' },
   { method: 'post', path: `${BASE}/earn`, operation: 'EarnPoints', variables: movement, envelope: 'message', message: 'Points earned' },

@@ -1,6 +1,7 @@
 import { REWARD } from '../../subgraphs/reward/contract';
 import { Principal } from '../../core/auth/principal';
-import { Route, RouteInput, withPermission } from '../route';
+import { RouteInput, withPermission } from '../../core/rest/route';
+import { LegacyRoute } from './legacy';
 
 const BASE = '/reward/api';
 
@@ -17,7 +18,7 @@ const CODE = `${BASE}/reward-codes`;
 const REDEEMER = (principal: Principal) => principal.kind === 'member' || principal.can(REWARD.permissions.manage);
 
 /** Spec Part 1, reward service: reads are public; writes answer `message` beside `data`. */
-export const REWARD_ROUTES: Route[] = [
+export const REWARD_ROUTES: LegacyRoute[] = [
   { method: 'get', path: `${BASE}/rewards`, operation: 'Rewards', envelope: 'data', public: true },
   { method: 'get', path: `${BASE}/rewards/:id`, operation: 'Reward', envelope: 'data', public: true },
   {

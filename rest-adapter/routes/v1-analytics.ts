@@ -1,6 +1,6 @@
-import { Route } from '../route';
-import { V1_BASE } from '../v1/envelope';
-import { arrayOf, date, dateQuery, id, integer, nullable, number, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { LegacyRoute } from './legacy';
+import { V1_BASE } from '../../core/rest/route';
+import { arrayOf, date, dateQuery, id, integer, nullable, number, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
 
 const BASE = `${V1_BASE}/analytics`;
 
@@ -32,7 +32,7 @@ const CAMPAIGN_FIGURES = { participants: integer(), conversions: integer(), conv
  * too; the subgraph needs analytics:read, analytics:report to ask for a report). Figures come from the
  * analytics read model, by UTC day.
  */
-export const V1_ANALYTICS_ROUTES: Route[] = [
+export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/customers/activity`,

@@ -1,7 +1,8 @@
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
+import { CHATAPP_CODE_BODY } from '../../subgraphs/auth/surface/components';
 import { chatappLoginOf, MemberLoginRecord } from '../v1/auth';
-import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, CHATAPP_CODE_BODY, nullable, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
+import { V1_BASE } from '../../core/rest/route';
+import { arrayOf, boolean, nullable, object, oneOf, ref, string, timestamp } from '../../core/rest/json-schema';
 
 const CLIENTS = `${V1_BASE}/oauth/clients`;
 
@@ -32,7 +33,7 @@ const clientOf = ({ scopes, ...client }: OAuthClientRecord) => ({ ...client, sco
  * Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. And the
  * OAuth clients' administration (admin scope, `oauth-client:manage`): list, disable, delete, rotate.
  */
-export const V1_AUTH_ROUTES: Route[] = [
+export const V1_AUTH_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${V1_BASE}/auth/chatapp/login`,

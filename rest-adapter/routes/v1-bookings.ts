@@ -1,12 +1,12 @@
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
 import { bookingFailure, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
-import { V1_BASE } from '../v1/envelope';
+import { V1_BASE } from '../../core/rest/route';
 import { BOOKING_TYPES } from '../../subgraphs/booking/entities/booking';
 import { VENUE_TYPES } from '../../subgraphs/booking/entities/venue';
 import { MAX_DURATION, MAX_GUESTS, MAX_REQUESTS } from '../../subgraphs/booking/services/booking.service';
 import { TIME as SLOT_TIME } from '../../subgraphs/booking/services/slots';
 import { MAX_CAPACITY } from '../../subgraphs/booking/services/venue.service';
-import { arrayOf, boolean, date, id, integer, matching, NOT_BLANK, nullable, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { arrayOf, boolean, date, id, integer, matching, NOT_BLANK, nullable, object, oneOf, ref, string } from '../../core/rest/json-schema';
 
 const VENUES = `${V1_BASE}/venues`;
 const BOOKINGS = `${V1_BASE}/bookings`;
@@ -37,7 +37,7 @@ const NO_AVAILABILITY = { 422: { NO_AVAILABILITY: 'a slot is full, the time is n
  * Venues (CONTRACT-v1 section 5: management needs `admin`; anyone with `read`, customers too, lists them)
  * and bookings (customers on their own; staff with `write` for anyone).
  */
-export const V1_BOOKING_ROUTES: Route[] = [
+export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: VENUES,

@@ -1,9 +1,9 @@
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
 import { campaignFailure } from '../v1/campaigns';
-import { V1_BASE } from '../v1/envelope';
+import { V1_BASE } from '../../core/rest/route';
 import { CAMPAIGN_TYPES } from '../../subgraphs/campaign/entities/campaign';
 import { MAX_AMOUNT, MAX_NAME, MAX_TEXT } from '../../subgraphs/campaign/services/campaign-input';
-import { arrayOf, dateOrTimestamp, dateQuery, id, integer, NOT_BLANK, nullable, number, object, oneOf, ref, string, timestamp } from '../v1/openapi-schemas';
+import { arrayOf, dateOrTimestamp, dateQuery, id, integer, NOT_BLANK, nullable, number, object, oneOf, ref, string, timestamp } from '../../core/rest/json-schema';
 
 const BASE = `${V1_BASE}/campaigns`;
 
@@ -52,7 +52,7 @@ const JOIN_RULES = {
  * Part 3 campaigns (CONTRACT-v1 sections 2 and 5): writes need `write` and campaign:manage (marketing,
  * admin); reads any staff role with campaign:read and customers (no drafts); a customer joins for itself.
  */
-export const V1_CAMPAIGN_ROUTES: Route[] = [
+export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: BASE,

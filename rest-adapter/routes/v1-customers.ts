@@ -1,10 +1,11 @@
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
+import { CHATAPP_CODE_BODY } from '../../subgraphs/auth/surface/components';
 import { validationError } from '../../core/errors';
 import { isRecordId } from '../../core/ids';
 import { customerIncludes, customerListVariables, customerOf, LIST_INCLUDES, MemberRecord, segmentOf } from '../v1/customers';
-import { V1_BASE } from '../v1/envelope';
-import { conflictOnField, notFoundByField } from '../v1/failures';
-import { arrayOf, CHATAPP_CODE_BODY, dateQuery, oneOf, ref, string } from '../v1/openapi-schemas';
+import { V1_BASE } from '../../core/rest/route';
+import { conflictOnField, notFoundByField } from '../../core/rest/failures';
+import { arrayOf, dateQuery, oneOf, ref, string } from '../../core/rest/json-schema';
 
 const INCLUDE = string({ description: 'comma list of points, tier, rewards, campaigns' });
 
@@ -19,7 +20,7 @@ const includeFlags = (raw: unknown) => {
 };
 
 /** Spec Part 3, customers. `/me` before `/:id`. */
-export const V1_CUSTOMER_ROUTES: Route[] = [
+export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BASE,

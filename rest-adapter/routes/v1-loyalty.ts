@@ -1,15 +1,15 @@
-import { Route } from '../route';
+import { LegacyRoute } from './legacy';
 import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from '../v1/awards';
 import { claimAnswerOf, claimFailure, claimOf, claimVariables, customerRewardsVariables, redemptionAnswerOf } from '../v1/claims';
-import { V1_BASE } from '../v1/envelope';
-import { arrayOf, boolean, dateQuery, integer, JsonSchema, object, oneOf, ref, string } from '../v1/openapi-schemas';
+import { V1_BASE } from '../../core/rest/route';
+import { arrayOf, boolean, dateQuery, integer, JsonSchema, object, oneOf, ref, string } from '../../core/rest/json-schema';
 import { MAX_BATCH_AWARDS } from '../v1/awards';
 
 const CLAIM_BODY = { reward_id: 'id', quantity: 'quantity' };
 const REDEMPTION = object({ customer_id: string(), reward_id: string(), quantity: integer(), points_redeemed: integer(), transaction_id: string(), claims: arrayOf(ref('Claim')) });
 
 /** Redeem and claim: the same claim of the reward service (idempotent, a customer for itself), answered each its own way. */
-function claimRoute(path: string, summary: string, response: JsonSchema, payload: Route['payload']): Route {
+function claimRoute(path: string, summary: string, response: JsonSchema, payload: LegacyRoute['payload']): LegacyRoute {
   return {
     method: 'post',
     path,
@@ -35,7 +35,7 @@ const BASE = `${V1_BASE}/customers/:id/points`;
  * awards (`write`; batch `admin`; customers never), rewards and tiers (anyone with `read`, customers too:
  * `customer: 'self'` lets a customer token call a route that names no customer).
  */
-export const V1_LOYALTY_ROUTES: Route[] = [
+export const V1_LOYALTY_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/balance`,

@@ -1,11 +1,11 @@
-import { Route } from '../route';
-import { V1_BASE } from '../v1/envelope';
-import { conflictOnField, notFoundByField } from '../v1/failures';
+import { LegacyRoute } from './legacy';
+import { V1_BASE } from '../../core/rest/route';
+import { conflictOnField, notFoundByField } from '../../core/rest/failures';
 import { V1_CATEGORIES, V1_CHANNELS, V1_PRIORITIES } from '../../subgraphs/notification/entities/v1-notification';
 import { HHMM } from '../../subgraphs/notification/services/notification-preference.service';
 import { MAX_CUSTOMER_IDS, MAX_URL } from '../../subgraphs/notification/services/v1-notification.service';
 import { MAX_BODY, MAX_TITLE, MAX_VARIABLES, NAME, VARIABLE } from '../../subgraphs/notification/services/v1-template.service';
-import { arrayOf, boolean, id, integer, matching, NOT_BLANK, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { arrayOf, boolean, id, integer, matching, NOT_BLANK, nullable, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
 
 const BASE = `${V1_BASE}/notifications`;
 const CHANNELS = V1_CHANNELS;
@@ -86,7 +86,7 @@ const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBo
  * own preferences (staff with notification:read read them; only admins change them for a customer).
  * The tracked link is public.
  */
-export const V1_NOTIFICATION_ROUTES: Route[] = [
+export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/send`,

@@ -1,6 +1,6 @@
-import { Route } from '../route';
-import { V1_BASE } from '../v1/envelope';
-import { dateQuery, id, oneOf, ref, string } from '../v1/openapi-schemas';
+import { LegacyRoute } from './legacy';
+import { V1_BASE } from '../../core/rest/route';
+import { dateQuery, id, oneOf, ref, string } from '../../core/rest/json-schema';
 import { InteractionRecord, interactionOf, interactionVariables, PurchaseRecord, transactionIdOf, transactionListVariables, transactionOf } from '../v1/transactions';
 
 const BASE = `${V1_BASE}/transactions`;
@@ -9,7 +9,7 @@ const BASE = `${V1_BASE}/transactions`;
  * Contract section 5, transactions (purchases), and Part 3's customer interactions. Recording and
  * refunding need `write` (customer tokens 403); a customer token reads its own interactions.
  */
-export const V1_TRANSACTION_ROUTES: Route[] = [
+export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: BASE,

@@ -1,8 +1,8 @@
-import { Route } from '../route';
-import { V1_BASE } from '../v1/envelope';
+import { LegacyRoute } from './legacy';
+import { V1_BASE } from '../../core/rest/route';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../subgraphs/webhook/event-types';
 import { MAX_URL, SECRET } from '../../subgraphs/webhook/services/webhook.service';
-import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../v1/openapi-schemas';
+import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
 
 const BASE = `${V1_BASE}/webhooks`;
 
@@ -38,7 +38,7 @@ const EVENTS = arrayOf(oneOf(ALL_EVENTS, ...WEBHOOK_EVENT_TYPES), { description:
 const URL = string({ format: 'uri', maxLength: MAX_URL, description: 'https, on a public host (http and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS)' });
 
 /** CONTRACT-v1 section 4, webhook management and the delivery log: admin scope, staff with webhook:manage (admin). */
-export const V1_WEBHOOK_ROUTES: Route[] = [
+export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: BASE,

@@ -1,6 +1,6 @@
 import { RequestHandler } from 'express';
 import { Principal } from '../../core/auth/principal';
-import { Route } from '../route';
+import { Route } from '../../core/rest/route';
 import { V1FailureContext } from './envelope';
 import { answerInsufficientScope, answerInvalidToken } from './errors';
 import { routeScopes, scopesOf } from './scopes';

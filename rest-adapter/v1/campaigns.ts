@@ -1,5 +1,5 @@
-import type { V1PlatformFailure, V1RouteFailure } from '../route';
-import { declaredFailure } from './failures';
+import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
+import { declaredFailure } from '../../core/rest/failures';
 
 /** The campaign routes' own failures: a refusal's `data.rule` is its code (422, or 409 ALREADY_JOINED); a member not found is CUSTOMER_NOT_FOUND. */
 function answerCampaignFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {

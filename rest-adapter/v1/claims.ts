@@ -1,6 +1,6 @@
 import { FieldError, validationError } from '../../core/errors';
-import type { V1PlatformFailure, V1RouteFailure } from '../route';
-import { declaredFailure } from './failures';
+import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
+import { declaredFailure } from '../../core/rest/failures';
 import { customerIdOf } from './points';
 
 const STATUSES = ['available', 'used', 'expired'];

@@ -1,11 +1,9 @@
 import { Response } from 'express';
 import { FieldError } from '../../core/errors';
-import { toV1 } from './case';
-import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import { toV1 } from '../../core/rest/case';
+import { V1_BASE, type V1PlatformFailure, type V1RouteFailure } from '../../core/rest/route';
 import { answerInsufficientScope, answerInvalidToken, v1ErrorBody, v1ErrorOf } from './errors';
 
-/** The v1 surface's base path. */
-export const V1_BASE = '/api/v1';
 export const isV1Path = (path: string): boolean => path === V1_BASE || path.startsWith(`${V1_BASE}/`);
 
 /** A page as the subgraphs answer it. */

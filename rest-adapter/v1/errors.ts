@@ -1,6 +1,7 @@
 import { Response } from 'express';
 import { FieldError } from '../../core/errors';
-import { v1FieldPath } from './case';
+import { IDEMPOTENCY_KEY_HEADER } from '../../core/rest/failures';
+import { v1FieldPath } from '../../core/rest/case';
 
 /** The v1 error body: `{error: {code, message, details?}}` (contract section 1). */
 export interface V1ErrorBody {
@@ -11,8 +12,6 @@ export function v1ErrorBody(code: string, message: string, details?: FieldError[
   return { error: { code, message, ...(details && details.length > 0 ? { details: details.map(({ field, message }) => ({ field: v1FieldPath(field), message })) } : {}) } };
 }
 
-/** The header of idempotent v1 POSTs, as field errors name it. */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** What a v1 route answers for a platform error, given the `_NOT_FOUND` code of the thing it serves. */
 export function v1ErrorOf(status: number, message: string, fieldErrors: FieldError[] | undefined, notFoundCode = 'NOT_FOUND'): V1ErrorBody {

@@ -1,6 +1,6 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { validationError } from '../../core/errors';
-import { IDEMPOTENCY_KEY_HEADER } from './errors';
+import { IDEMPOTENCY_KEY_HEADER } from '../../core/rest/failures';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 

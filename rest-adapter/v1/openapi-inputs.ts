@@ -19,8 +19,9 @@ import {
 import { getMetadataStorage as graphqlStorage } from 'type-graphql';
 // Every domain's input and argument classes: their decorators fill the metadata read here, whatever else is loaded.
 import '../../subgraphs/registry';
-import { camelCase, snakeCase } from './case';
-import { dateOrTimestamp, INT32, JsonSchema, nullable, object, patternOf } from './openapi-schemas';
+import { camelCase, snakeCase } from '../../core/rest/case';
+import { InputSpelling } from '../../core/rest/route';
+import { dateOrTimestamp, INT32, JsonSchema, nullable, object, patternOf } from '../../core/rest/json-schema';
 
 /**
  * JSON Schema of what an operation's inputs accept, taken from where the server's own checks come from:
@@ -30,14 +31,6 @@ import { dateOrTimestamp, INT32, JsonSchema, nullable, object, patternOf } from 
  * naming the field. The classes are found through type-graphql's metadata, filled when the subgraphs'
  * type classes are loaded (by the registry, imported here).
  */
-
-/** Spelling of the described body: field names in snake_case; fields given elsewhere left out, others renamed. */
-export interface InputSpelling {
-  /** GraphQL fields the caller does not send (the path gives them: `memberId`). */
-  omit?: string[];
-  /** GraphQL fields the caller sends under another name (`{memberId: 'customerId'}`), at any depth. */
-  rename?: Record<string, string>;
-}
 
 const SCALARS: Record<string, JsonSchema> = {
   String: { type: 'string' },

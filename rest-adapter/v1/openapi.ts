@@ -1,32 +1,35 @@
 import { DocumentNode, GraphQLInputType, GraphQLSchema, Kind, OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { API_SCOPES } from '../../core/auth/scopes';
-import { OPERATIONS } from '../operations';
-import { isV1Route, Route } from '../route';
-import { V1ErrorCodes } from './failures';
+import { isV1Route, operationNameOf, Route } from '../../core/rest/route';
+import { V1ErrorCodes } from '../../core/rest/failures';
+import { DomainSurface } from '../../core/rest/surface';
 import { routeScopes } from './scopes';
-import { InputSpelling, inputBodySchema, queryParameterSchema, variablesBodySchema } from './openapi-inputs';
-import { arrayOf, INT32, integer, JsonSchema, object, ref, string, V1_COMPONENTS } from './openapi-schemas';
+import { inputBodySchema, queryParameterSchema, variablesBodySchema } from './openapi-inputs';
+import { arrayOf, boolean, INT32, integer, JsonSchema, object, oneOf, record, ref, string } from '../../core/rest/json-schema';
 
-/** What a v1 route's entry adds for its OpenAPI description. */
-export interface V1RouteDoc {
-  summary: string;
-  /** Query parameters besides `page` and `limit` (which every v1 list takes). */
-  query?: Record<string, JsonSchema>;
-  /**
-   * The JSON body written out: only for a body that the domain's service checks, which leaves no rules to
-   * derive it from. Without it the body is described from the operation: its `$input` type (as `input`
-   * spells it) or the variables of `bodyVariables`, with the rules of the subgraph classes behind them.
-   */
-  body?: JsonSchema;
-  /** How a body forwarded as the operation's `$input` is spelled otherwise: fields the path gives, fields renamed. */
-  input?: InputSpelling;
-  /** A body whose fields are variables of the operation, by body field (`{reward_id: 'id', quantity: 'quantity'}`). */
-  bodyVariables?: Record<string, string>;
-  /** The schema of `data` (of each item of a list). */
-  response?: JsonSchema;
-  /** Error codes the route answers besides those its entry implies, by status: business rules (`{422: {CAMPAIGN_FULL: '...'}}`). */
-  errors?: V1ErrorCodes;
-}
+/** The engine's own components: the error bodies and the pagination of every v1 list. */
+const ENGINE_COMPONENTS: Record<string, JsonSchema> = {
+  Error: record({
+    error: object(
+      {
+        code: string({ description: 'VALIDATION_ERROR, <THING>_NOT_FOUND, INVALID_STATE, DUPLICATE, IDEMPOTENCY_KEY_REUSED, INSUFFICIENT_POINTS, RATE_LIMITED, ...' }),
+        message: string(),
+        details: arrayOf(record({ field: string({ description: 'as the caller spelled it: address.postal_code, awards[2].points' }), message: string() })),
+      },
+      ['code', 'message'],
+    ),
+  }),
+  OAuthError: object({ error: oneOf('invalid_token', 'insufficient_scope'), error_description: string() }, ['error']),
+  Pagination: record({ page: integer({ minimum: 1 }), limit: integer({ minimum: 1, maximum: 100 }), total: integer({ minimum: 0 }) }),
+  CountedPagination: record({
+    page: integer({ minimum: 1 }),
+    limit: integer({ minimum: 1, maximum: 100 }),
+    total: integer({ minimum: 0 }),
+    total_pages: integer({ minimum: 0 }),
+    has_next: boolean(),
+    has_prev: boolean(),
+  }),
+};
 
 const PAGE_PARAMETERS: Record<string, JsonSchema> = {
   page: integer({ ...INT32, minimum: 1, default: 1 }),
@@ -58,12 +61,12 @@ const thingOf = (code: string) => code.replace(/_NOT_FOUND$/, '').toLowerCase().
  * with its path and query parameters, body, answer, errors, the scope it needs and who else may call it.
  * `schema/openapi-v1.json` is this document (checked in CI); the adapter serves it at `/api/v1/openapi.json`.
  */
-export function v1OpenApi(routes: Route[], apiSchema: GraphQLSchema): JsonSchema {
+export function v1OpenApi({ routes, components }: Pick<Required<DomainSurface>, 'routes' | 'components'>, apiSchema: GraphQLSchema): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const route of routes.filter(isV1Route)) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    let operationId = route.operation;
+    let operationId = operationNameOf(route.document);
     if (operationIds.has(operationId)) operationId = `${operationId}${route.method[0].toUpperCase()}${route.method.slice(1)}`;
     operationIds.add(operationId);
     (paths[path] ??= {})[route.method] = operationOf(route, operationId, apiSchema);
@@ -80,7 +83,7 @@ export function v1OpenApi(routes: Route[], apiSchema: GraphQLSchema): JsonSchema
     tags: [...new Set(Object.keys(paths).map(tagOf))].sort().map((name) => ({ name })),
     paths,
     components: {
-      schemas: V1_COMPONENTS,
+      schemas: { ...ENGINE_COMPONENTS, ...components },
       responses: SHARED_RESPONSES,
       headers: {
         RateLimitLimit: { description: 'Requests allowed per hour (standard, premium or the key\'s own tier)', schema: integer() },
@@ -114,14 +117,14 @@ const tagOf = (path: string): string => path.split('/')[3] ?? 'v1';
 function operationOf(route: Route, operationId: string, apiSchema: GraphQLSchema): Record<string, unknown> {
   const scopes = routeScopes(route);
   const pathParameters = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: string() }));
-  const document = parse(OPERATIONS[route.operation as keyof typeof OPERATIONS]);
+  const document = parse(route.document);
   const queryDoc = { ...(route.envelope === 'v1List' ? PAGE_PARAMETERS : {}), ...route.doc?.query };
   const queryParameters = Object.entries(queryDoc).map(([name, schema]) => ({ name, in: 'query', required: false, schema: queryParameterSchema(document, apiSchema, name, schema) }));
   const headerParameters = route.idempotent ? [IDEMPOTENCY_KEY] : [];
   const body = ['post', 'put', 'patch'].includes(route.method) ? bodyOf(route, document, apiSchema) : undefined;
   const data = route.doc?.response ?? object({});
   const success = route.envelope === 'v1List'
-    ? object({ data: arrayOf(data), pagination: ref(route.pageCounts ? 'CustomerPagination' : 'Pagination') }, ['data', 'pagination'])
+    ? object({ data: arrayOf(data), pagination: ref(route.pageCounts ? 'CountedPagination' : 'Pagination') }, ['data', 'pagination'])
     : object({ data }, ['data']);
   const responses: Record<string, unknown> = {
     [String(route.status ?? 200)]: route.status === 204 ? { description: 'Success, no content', headers: RATE_HEADERS } : { description: 'Success', headers: RATE_HEADERS, content: json(success) },

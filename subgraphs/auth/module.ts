@@ -39,6 +39,7 @@ import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-s
 import { ENTRY_TIER_OPERATIONS, EntryTiers, TierNames } from './services/entry-tier-supergraph';
 import { StaffService } from './services/staff.service';
 import { OAUTH_PURGE_QUEUE, purgeOAuthRecords } from './services/oauth-purge';
+import { AUTH_SURFACE } from './surface';
 
 /**
  * Auth: staff and their sessions, roles (seeded with every domain's default grants at start), API keys,
@@ -68,6 +69,7 @@ export const authModule = defineModule({
     oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
   supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
+  surface: AUTH_SURFACE,
   services: authServices,
   jobs: [
     {

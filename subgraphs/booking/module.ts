@@ -10,6 +10,7 @@ import { VenueResolver } from './resolvers/venue.resolver';
 import { BOOKING_SUPERGRAPH_OPERATIONS, bookingMembers } from './services/booking-members';
 import { BOOKING_COMPLETION_QUEUE, BookingService } from './services/booking.service';
 import { BookingSettings, parseBookingSettings } from './settings';
+import { BOOKING_SURFACE } from './surface';
 
 /** Booking: venues with daily slots, and customers' bookings that never overbook a slot. */
 export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnType<typeof bookingServices>>({
@@ -23,6 +24,7 @@ export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnTy
   environment: ['BOOKING_TIME_ZONE', 'BOOKING_CHECK_IN_LEAD_MINUTES'],
   deps: ({ settings, config, gateway }) => ({ settings, members: bookingMembers(config, gateway) }),
   supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
+  surface: BOOKING_SURFACE,
   jobs: [
     {
       queue: BOOKING_COMPLETION_QUEUE,

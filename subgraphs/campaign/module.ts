@@ -13,6 +13,7 @@ import { MemberReference } from './types/member.type';
 import { CAMPAIGN_SUPERGRAPH_OPERATIONS, CampaignSupergraph } from './services/campaign-supergraph';
 import { CampaignService } from './services/campaign.service';
 import { applyTransactionToCampaigns, CAMPAIGN_PROGRESS_EVENTS, CAMPAIGN_PROGRESS_QUEUE } from './services/campaign-progress';
+import { CAMPAIGN_SURFACE } from './surface';
 
 /** Campaign: marketing campaigns (draft → active → ended), participants, and their progress from purchases. */
 export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typeof campaignServices>>({
@@ -26,6 +27,7 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   services: campaignServices,
   deps: ({ config, gateway }) => ({ supergraph: CampaignSupergraph.over(config, gateway) }),
   supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
+  surface: CAMPAIGN_SURFACE,
   // The consumer needs the gateway (points awards), which `consumers` entries do not receive: started here.
   onStart: ({ orm, boss, logger, deps }) =>
     startEventConsumer<TransactionCompleted | TransactionRefunded>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyTransactionToCampaigns(em, event, deps.supergraph) }),

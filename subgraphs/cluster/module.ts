@@ -23,6 +23,7 @@ import { placeNewCustomer } from './services/customer-tier.service';
 import { applyMemberProfile } from './services/member-profile';
 import { applyPointEvent, expireAllDueTiers } from './services/tiering.service';
 import { MemberReference } from './types/member.type';
+import { CLUSTER_SURFACE } from './surface';
 
 /**
  * Cluster: tiers and each member's tier (upgraded from point events, ended by a job), badges with
@@ -52,6 +53,7 @@ export const clusterModule = defineModule({
   },
   deps: ({ config, gateway }) => clusterDeps(config, gateway),
   supergraphOperations: CLUSTER_SUPERGRAPH_OPERATIONS,
+  surface: CLUSTER_SURFACE,
   services: clusterServices,
   consumers: [
     { queue: CLUSTER_QUEUES.points, events: [POINT.events.earned, POINT.events.redeemed], apply: applyPointEvent },

@@ -24,6 +24,7 @@ import { POINT_SUPERGRAPH_OPERATIONS, pointMembers } from './services/point-memb
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
 import { MemberReference } from './types/member.type';
+import { POINT_SURFACE } from './surface';
 
 /**
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
@@ -45,6 +46,7 @@ export const pointModule = defineModule({
     return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: pointMembers(config, gateway) };
   },
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
+  surface: POINT_SURFACE,
   consumers: [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }],
   services: pointServices,
   jobs: [

@@ -17,6 +17,7 @@ import { RECOVER_REDEMPTIONS_QUEUE, recoverRedemptions } from './services/redemp
 import { REDEMPTION_OPERATIONS } from './services/redemption-supergraph';
 import { parseRewardSettings } from './settings';
 import { MemberReference } from './types/member.type';
+import { REWARD_SURFACE } from './surface';
 
 /**
  * Reward: rewards and their stock, reward catalogs, reward codes (with a job announcing the codes
@@ -36,6 +37,7 @@ export const rewardModule = defineModule({
   deps: ({ config, gateway }) => rewardDeps(config, gateway),
   services: rewardServices,
   supergraphOperations: REDEMPTION_OPERATIONS,
+  surface: REWARD_SURFACE,
   jobs: [
     {
       queue: CODE_EXPIRY_NOTICE_QUEUE,

@@ -1,14 +1,13 @@
 import { Kind, OperationDefinitionNode, parse } from 'graphql';
 import { readSupergraphSdl } from '../../core/supergraph';
 import { namesAnyRootField, oncePerRequestFields } from '../../gateway/operation-limits';
-import { OPERATIONS } from '../../rest-adapter/operations';
-import { ROUTES } from '../../rest-adapter/routes';
+import { ROUTES } from '../support/route-documents';
 
 describe('routes rate limited by the client address', () => {
   it('include every route whose operation checks a secret or issues a credential (a once-per-request mutation)', () => {
     const signIns = oncePerRequestFields(readSupergraphSdl());
     const runsSignIn = ROUTES.filter((route) => {
-      const document = parse(OPERATIONS[route.operation]);
+      const document = parse(route.document);
       const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
       return namesAnyRootField(operation, document, signIns);
     });

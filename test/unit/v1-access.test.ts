@@ -1,6 +1,6 @@
 import { Request, Response } from 'express';
 import { Principal } from '../../core/auth/principal';
-import { Route } from '../../rest-adapter/route';
+import { Route } from '../../core/rest/route';
 import { v1Access } from '../../rest-adapter/v1/access';
 import { scopesOf } from '../../rest-adapter/v1/scopes';
 

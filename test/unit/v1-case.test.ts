@@ -1,4 +1,4 @@
-import { camelCase, fromV1, snakeCase, toV1, v1FieldPath, v1Timestamp } from '../../rest-adapter/v1/case';
+import { camelCase, fromV1, snakeCase, toV1, v1FieldPath, v1Timestamp } from '../../core/rest/case';
 
 describe('the v1 spelling', () => {
   it('turns camelCase keys into snake_case at every depth, leaving snake_case and single words alone', () => {

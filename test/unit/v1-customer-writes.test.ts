@@ -3,7 +3,7 @@ import { Response } from 'express';
 import { IsLocaleTag } from '../../core/validation';
 import { answerV1Failure, V1FailureContext } from '../../rest-adapter/v1/envelope';
 import { customerListVariables, segmentOf } from '../../rest-adapter/v1/customers';
-import { conflictOnField, notFoundByField } from '../../rest-adapter/v1/failures';
+import { conflictOnField, notFoundByField } from '../../core/rest/failures';
 import { changedFields, customerProfileOf } from '../../subgraphs/auth/services/customer-events';
 import { Gender, Member, MemberStatus } from '../../subgraphs/auth/entities/member';
 

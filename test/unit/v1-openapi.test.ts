@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiSchemaOf, readSupergraphSdl } from '../../core/supergraph';
-import { Route, isV1Route } from '../../rest-adapter/route';
-import { ROUTES } from '../../rest-adapter/routes';
+import { Route, isV1Route } from '../../core/rest/route';
+import { routeDocument, ROUTES } from '../support/route-documents';
+import { platformSurface } from '../../subgraphs/registry';
 import { v1OpenApi } from '../../rest-adapter/v1/openapi';
 
 const ROOT = join(__dirname, '..', '..');
@@ -21,7 +22,7 @@ type Operation = { security: unknown; 'x-customer-access': string; parameters: A
 const operationOf = (document: any, path: string, method: string): Operation => document.paths[path][method];
 
 describe('the v1 OpenAPI description', () => {
-  const document = v1OpenApi(ROUTES, schema) as any;
+  const document = v1OpenApi(platformSurface(), schema) as any;
 
   it('is valid OpenAPI 3.1 and is what schema/openapi-v1.json holds', () => {
     expect(openApiProblems(document)).toEqual([]);
@@ -117,8 +118,8 @@ describe('the v1 OpenAPI description', () => {
   });
 
   it('describes a body forwarded as the operation\'s input from its GraphQL input type, in snake_case', () => {
-    const route: Route = { method: 'post', path: '/api/v1/keys', operation: 'GenerateApiKey', envelope: 'v1', scope: 'admin', status: 201, doc: { summary: 'A key' } };
-    const body = operationOf(v1OpenApi([route], schema), '/api/v1/keys', 'post').requestBody!.content['application/json'].schema;
+    const route: Route = { method: 'post', path: '/api/v1/keys', document: routeDocument('GenerateApiKey'), envelope: 'v1', scope: 'admin', status: 201, doc: { summary: 'A key' } };
+    const body = operationOf(v1OpenApi({ routes: [route], components: platformSurface().components }, schema), '/api/v1/keys', 'post').requestBody!.content['application/json'].schema;
     expect(body.required).toEqual(['name', 'role_id']);
     expect(body.properties).toMatchObject({
       name: { type: 'string', minLength: 1, maxLength: 256 },

@@ -1,6 +1,8 @@
-import type { V1PlatformFailure, V1RouteFailure } from '../route';
+import type { V1PlatformFailure, V1RouteFailure } from './route';
 import { snakeCase } from './case';
-import { IDEMPOTENCY_KEY_HEADER } from './errors';
+
+/** The header of idempotent v1 POSTs, as field errors name it. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** v1 error codes by status, each with when it is answered (`{422: {CAMPAIGN_FULL: 'max_uses completions reached'}}`). */
 export type V1ErrorCodes = Record<number, Record<string, string>>;

@@ -1,12 +1,85 @@
-import { Request, Response } from 'express';
 import { IncomingHttpHeaders } from 'node:http';
-import { Principal } from '../core/auth/principal';
-import { FieldError } from '../core/errors';
-import { Envelope } from './envelope';
-import { UploadField, Uploads } from './uploads';
-import type { V1Failure } from './v1/failures';
-import type { V1RouteDoc } from './v1/openapi';
-import { V1Scope } from './v1/scopes';
+import { Principal } from '../auth/principal';
+import { ApiScope } from '../auth/scopes';
+import { FieldError } from '../errors';
+import type { V1Failure, V1ErrorCodes } from './failures';
+import { JsonSchema } from './json-schema';
+
+/**
+ * The vocabulary a domain declares its REST surface with (`subgraphs/<domain>/surface/`): plain types and
+ * builders, no express. The REST adapter (rest-adapter/) is the engine that serves what they declare.
+ */
+
+/**
+ * The service-scoped envelopes of spec Part 1:
+ * - `data`: `{statusCode, data: payload}`
+ * - `nested`: `{statusCode, data: {message, data: payload}}`
+ * - `message`: `{statusCode, data: {message}}`
+ * - `dataWithMessage`: `{statusCode, data: payload, message}` (message beside data)
+ * - `empty`: no body (204)
+ */
+export type Envelope = 'data' | 'nested' | 'message' | 'dataWithMessage' | 'empty' | V1Envelope;
+/** The version-1 surface's envelopes (rest-adapter/v1/envelope.ts): `{data}` and `{data: [...], pagination}`. */
+export type V1Envelope = 'v1' | 'v1List';
+
+/** Where the version-1 surface lives. */
+export const V1_BASE = '/api/v1';
+
+/** A file field of a route. Every file must be a PNG, JPEG, WebP or GIF image, told from its content. */
+export interface UploadField {
+  name: string;
+  maxCount?: number;
+  required?: boolean;
+}
+
+/** Stored file URLs by field name: one URL, or a list when the field takes several files. */
+export type Uploads = Record<string, string | string[]>;
+
+/** The cookie options a route's `after` may set (a subset of express's). */
+export interface CookieOptions {
+  httpOnly?: boolean;
+  sameSite?: 'strict' | 'lax' | 'none';
+  secure?: boolean;
+  path?: string;
+  maxAge?: number;
+}
+/** What a route's `after` may do to the response besides its body. */
+export interface ResponseCookies {
+  cookie(name: string, value: string, options: CookieOptions): unknown;
+}
+/** What a route's `after` may read of the request. */
+export interface RequestFacts {
+  secure: boolean;
+}
+
+/** Spelling of the described body: field names in snake_case; fields given elsewhere left out, others renamed. */
+export interface InputSpelling {
+  /** GraphQL fields the caller does not send (the path gives them: `memberId`). */
+  omit?: string[];
+  /** GraphQL fields the caller sends under another name (`{memberId: 'customerId'}`), at any depth. */
+  rename?: Record<string, string>;
+}
+
+/** What a v1 route's entry adds for its OpenAPI description. */
+export interface V1RouteDoc {
+  summary: string;
+  /** Query parameters besides `page` and `limit` (which every v1 list takes). */
+  query?: Record<string, JsonSchema>;
+  /**
+   * The JSON body written out: only for a body that the domain's service checks, which leaves no rules to
+   * derive it from. Without it the body is described from the operation: its `$input` type (as `input`
+   * spells it) or the variables of `bodyVariables`, with the rules of the subgraph classes behind them.
+   */
+  body?: JsonSchema;
+  /** How a body forwarded as the operation's `$input` is spelled otherwise: fields the path gives, fields renamed. */
+  input?: InputSpelling;
+  /** A body whose fields are variables of the operation, by body field (`{reward_id: 'id', quantity: 'quantity'}`). */
+  bodyVariables?: Record<string, string>;
+  /** The schema of `data` (of each item of a list). */
+  response?: JsonSchema;
+  /** Error codes the route answers besides those its entry implies, by status: business rules (`{422: {CAMPAIGN_FULL: '...'}}`). */
+  errors?: V1ErrorCodes;
+}
 
 /** What a route's variable builder sees of the request. */
 export interface RouteInput {
@@ -44,8 +117,11 @@ export const memberOnly: Access = (principal) => principal.kind === 'member';
 export interface Route {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
-  /** Name of the operation in rest-adapter/operations. */
-  operation: string;
+  /**
+   * The GraphQL document the route runs on the gateway, written on the route (one named operation);
+   * `npm run schema:check` validates it against the supergraph.
+   */
+  document: string;
   /** The operation's variables from the request; `defaultVariables` unless given. */
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** A `message` route answers its message alone, so its operation selects no more than `id`. */
@@ -57,7 +133,7 @@ export interface Route {
   /** The payload from the operation's data; its first root field unless given. */
   payload?: (data: Record<string, any>, input: RouteInput) => unknown;
   /** Anything to do to the response besides the body (cookies). */
-  after?: (res: Response, payload: any, req: Request) => void;
+  after?: (res: ResponseCookies, payload: any, req: RequestFacts) => void;
   upload?: UploadField[];
   /**
    * The subgraph's access rule, repeated so that a refused caller is answered 403 before the body is read
@@ -78,9 +154,9 @@ export interface Route {
    */
   limitByAddress?: boolean;
 
-  // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1): rest-adapter/v1.
+  // The version-1 surface (envelope `v1` or `v1List`, path under /api/v1).
   /** The scope a v1 route needs: `read` for GET, `write` for the rest, unless given; a list needs every one. */
-  scope?: V1Scope | V1Scope[];
+  scope?: ApiScope | ApiScope[];
   /**
    * Whether customer (member) tokens may call a v1 route: `self` when the operation acts on the caller,
    * or the path parameter that must be the caller's own id. Without it a customer token is refused 403.
@@ -107,7 +183,7 @@ export interface Route {
    * The route's own v1 failures: what the platform's failure (status, message, field errors, `data`)
    * answers on this route, such as a 422 business rule (`INSUFFICIENT_POINTS`); undefined keeps the
    * usual mapping. It declares the codes it answers, which the OpenAPI description lists (`declaredFailure`).
-   * Reusable ones: rest-adapter/v1/failures.ts (`conflictOnField`, `notFoundByField`).
+   * Reusable ones: core/rest/failures.ts (`conflictOnField`, `notFoundByField`).
    */
   v1Failure?: V1Failure;
   /** Answers 302 to the URL this gives of the payload instead of a body (a tracked link). */
@@ -133,3 +209,10 @@ export interface V1RouteFailure {
 }
 
 export const isV1Route = (route: Route): boolean => route.envelope === 'v1' || route.envelope === 'v1List';
+
+/** The name of the operation a document defines (`mutation EarnPoints(...)` → `EarnPoints`). */
+export function operationNameOf(document: string): string {
+  const name = /^\s*(?:query|mutation|subscription)\s+(\w+)/.exec(document)?.[1];
+  if (!name) throw new Error(`A route's document must open with one named operation: ${document.slice(0, 60)}`);
+  return name;
+}

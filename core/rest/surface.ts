@@ -1,0 +1,58 @@
+import { Route } from './route';
+import { JsonSchema } from './json-schema';
+
+/**
+ * One of the domain's internal events as a public (webhook) event of Part 3: its public type and how its
+ * `data` is built from the internal payload, at fan-out time. `lookup` runs a document on the gateway, for
+ * data that needs a name the payload does not carry (a tier's name from its id).
+ */
+export interface PublicEvent<Payload = any> {
+  /** The internal event type (the domain contract's `events`). */
+  internal: string;
+  /** The Part 3 type a webhook subscribes to (`customer.created`). */
+  type: string;
+  data: (payload: Payload, lookup: PublicEventLookup) => Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/** Runs a gateway query for a public event's data, as the platform's internal caller. */
+export type PublicEventLookup = <T = Record<string, any>>(document: string, variables?: Record<string, unknown>) => Promise<T>;
+
+/**
+ * A domain's outside, declared in `subgraphs/<domain>/surface/`: its REST routes (Part 1–2 and v1), the v1
+ * resources they answer (OpenAPI components, by name) and its public events. The registry merges every
+ * domain's (subgraphs/registry.ts `platformSurface`).
+ */
+export interface DomainSurface {
+  routes: readonly Route[];
+  components?: Readonly<Record<string, JsonSchema>>;
+  publicEvents?: readonly PublicEvent[];
+}
+
+/** Every domain's surface as one: routes in registry order, components and public events by name, each name once. */
+export function mergeSurfaces(surfaces: readonly DomainSurface[]): Required<DomainSurface> {
+  const routes = surfaces.flatMap((surface) => surface.routes);
+  const components: Record<string, JsonSchema> = {};
+  const publicEvents = surfaces.flatMap((surface) => surface.publicEvents ?? []);
+  const once = (kind: string, names: string[]) => {
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (seen.has(name)) throw new Error(`Two surfaces declare the ${kind} ${name}`);
+      seen.add(name);
+    }
+  };
+  once('route', routes.map((route) => `${route.method.toUpperCase()} ${route.path}`));
+  once('component', surfaces.flatMap((surface) => Object.keys(surface.components ?? {})));
+  once('public event', publicEvents.map((event) => event.type));
+  once('public event of', publicEvents.map((event) => event.internal));
+  for (const surface of surfaces) Object.assign(components, surface.components);
+  const shadowed = routes.flatMap((later, index) => routes.slice(0, index).filter((earlier) => shadows(earlier, later)).map((earlier) => `${earlier.path} before ${later.path}`));
+  if (shadowed.length > 0) throw new Error(`Routes served before others that they would answer: ${shadowed.join('; ')}`);
+  return { routes, components, publicEvents };
+}
+
+/** Whether `earlier` answers every request `later` would (`/x/:id` before `/x/stats`): express serves the first match. */
+function shadows(earlier: Route, later: Route): boolean {
+  if (earlier.method !== later.method) return false;
+  const pattern = new RegExp(`^${earlier.path.replace(/:\w+/g, '[^/]+')}$`);
+  return pattern.test(later.path.replace(/:\w+/g, '\u0000'));
+}

@@ -1,0 +1,5 @@
+import { DomainSurface } from '../../../core/rest/surface';
+import { CAMPAIGN_COMPONENTS } from './components';
+
+/** The campaign domain's outside: its REST routes, the v1 resources they answer and its public events. */
+export const CAMPAIGN_SURFACE: DomainSurface = { routes: [], components: CAMPAIGN_COMPONENTS };

@@ -1,0 +1,5 @@
+import { DomainSurface } from '../../../core/rest/surface';
+import { CLUSTER_COMPONENTS } from './components';
+
+/** The cluster domain's outside: its REST routes, the v1 resources they answer and its public events. */
+export const CLUSTER_SURFACE: DomainSurface = { routes: [], components: CLUSTER_COMPONENTS };

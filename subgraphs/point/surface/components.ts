@@ -1,0 +1,53 @@
+import { JsonSchema, arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
+
+/** The v1 resources of points and purchase transactions, as the routes answer them (snake_case). */
+export const POINT_COMPONENTS: Record<string, JsonSchema> = {
+  PointsTransaction: record({
+    id: id(),
+    customer_id: id(),
+    points: integer({ description: 'negative for redemptions and expiries' }),
+    type: oneOf('earned', 'redeemed', 'expired'),
+    reason: nullable(string()),
+    balance_after: integer(),
+    created_at: timestamp(),
+  }),
+  PointBalance: record({
+    customer_id: id(),
+    balance: integer(),
+    lifetime_earned: integer(),
+    lifetime_redeemed: integer(),
+    pending_expiration: nullable(record({ points: integer(), expires_at: timestamp() })),
+  }),
+  BatchAwardReport: record({
+    processed: integer({ description: 'rows awarded' }),
+    failed: integer(),
+    results: arrayOf(
+      object(
+        {
+          customer_id: string(),
+          success: boolean(),
+          transaction_id: nullable(id({ description: 'the ledger entry of the award' })),
+          error: object({ code: string({ description: 'CUSTOMER_NOT_FOUND, or INTERNAL_ERROR when the row could not be recorded' }), message: string() }, ['code', 'message'], {
+            description: 'why the row was not awarded (only on a failed row)',
+          }),
+        },
+        ['customer_id', 'success', 'transaction_id'],
+      ),
+    ),
+  }),
+  Transaction: record({
+    id: id(),
+    customer_id: id(),
+    amount: number({ description: 'currency units, 2 decimals' }),
+    store_id: nullable(string({ description: 'the shop id of the point shop rules' })),
+    category: nullable(string()),
+    external_id: nullable(string({ description: "the retailer's own id, unique per store" })),
+    status: oneOf('completed', 'partially_refunded', 'refunded'),
+    points_earned: integer(),
+    refunded_amount: number(),
+    points_reversed: integer({ description: 'points the refunds took back' }),
+    points_unrecovered: integer({ description: 'points the refunds could not take back (already spent)' }),
+    occurred_at: timestamp(),
+    created_at: timestamp(),
+  }),
+};

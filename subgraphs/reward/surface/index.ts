@@ -1,0 +1,5 @@
+import { DomainSurface } from '../../../core/rest/surface';
+import { REWARD_COMPONENTS } from './components';
+
+/** The reward domain's outside: its REST routes, the v1 resources they answer and its public events. */
+export const REWARD_SURFACE: DomainSurface = { routes: [], components: REWARD_COMPONENTS };
