@@ -126,13 +126,13 @@ describe('claimDueDeliveries', () => {
     await lease(busyRows[0].id);
     await db.query(`update webhook.webhook_delivery set next_attempt_at = now() + interval '1 hour' where id = ?`, [busyRows[4].id]);
 
-    const claimed = await claimDueDeliveries(db.em(), 30, 2);
+    const claimed = await claimDueDeliveries(db.em(), { token: randomUUID(), seconds: 30 }, 2);
     const byWebhook = (id: string) => claimed.filter((row) => row.webhookId === id).map((row) => row.id);
     expect(byWebhook(busy)).toEqual([busyRows[1].id]);
     expect(byWebhook(idle)).toHaveLength(2);
     expect(byWebhook(failed)).toEqual([]);
     expect(claimed[0]).toMatchObject({ url: 'https://example.com/h', secret: 'a-secret-of-sixteen', body: expect.stringContaining('"type":"points.earned"'), token: expect.any(String) });
     // Nothing more is free until an attempt ends.
-    expect(await claimDueDeliveries(db.em(), 30, 2)).toEqual([]);
+    expect(await claimDueDeliveries(db.em(), { token: randomUUID(), seconds: 30 }, 2)).toEqual([]);
   });
 });

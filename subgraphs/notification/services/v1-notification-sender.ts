@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
+import { Lease, LeasedDeliveryWorker, nextRetryIn } from '../../../core/events/leased-delivery';
 import { Logger } from '../../../core/logger';
 import { inHeldTransaction } from '../../../core/db/held-client';
 import { logFailure } from '../../../core/unavailable';
@@ -21,8 +22,6 @@ const EXTERNAL_CONCURRENCY = 20;
  * settling transaction after.
  */
 const LEASE_MARGIN_MS = 10_000;
-/** How long the worker rests when a round found nothing to do (a send in this process wakes it at once). */
-const IDLE_MS = 250;
 const RANK: Record<string, number> = { high: 0, normal: 1, low: 2 };
 
 export interface SenderOptions {
@@ -49,6 +48,14 @@ interface DueRow {
   quiet_hours: StoredPreferences['quietHours'];
 }
 
+/** An external delivery leased for one attempt: its row, its recipient (none: the customer is gone) and its lease token. */
+interface ExternalDelivery {
+  id: string;
+  row: DueRow;
+  recipient: Recipient | undefined;
+  token: string;
+}
+
 interface EventRow {
   type: string;
   payload: object;
@@ -68,15 +75,13 @@ interface EventRow {
  * that runs out (the process died mid-call) fails the delivery as "outcome unknown" rather than send
  * it again. External attempts run beside the rounds (up to EXTERNAL_CONCURRENCY per process), each
  * bounded by NOTIFY_CHANNEL_TIMEOUT_MS, so a hanging provider holds back neither in-app batches nor
- * scheduled starts. Rows are claimed with `for update skip locked`, so processes share the work.
+ * scheduled starts. Rows are claimed with `for update skip locked`, so processes share the work. The
+ * rounds, leases and attempts run on the leased-delivery engine (core/events/leased-delivery.ts).
  */
 export class V1NotificationSender {
   private readonly pool: Pool;
-  private stopped = false;
-  private wake?: () => void;
-  private running?: Promise<void>;
-  /** External attempts under way in this process (settled or not), each removed once recorded. */
-  private readonly inFlight = new Set<Promise<void>>();
+  /** The rounds and the external attempts (a failure is the outcome; none: delivered). */
+  private readonly worker: LeasedDeliveryWorker<ExternalDelivery, ChannelFailure | undefined>;
 
   constructor(
     databaseUrl: string,
@@ -84,58 +89,39 @@ export class V1NotificationSender {
     private readonly channels: Record<Exclude<V1Channel, 'in_app'>, Channel>,
     private readonly tracking: ClickTracking,
     private readonly options: SenderOptions,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 4, idleTimeoutMillis: 10_000 });
     this.pool.on('error', (error) => logFailure(logger, error, 'notification sender connection failed'));
+    this.worker = new LeasedDeliveryWorker(
+      {
+        label: 'notification sending',
+        attemptMs: options.channelTimeoutMs,
+        leaseMarginMs: LEASE_MARGIN_MS,
+        maxInFlight: EXTERNAL_CONCURRENCY,
+        // Not recorded: its lease runs out and it fails as interrupted.
+        recordForMs: 0,
+        otherSteps: [() => this.startDue(), () => this.expandOne(), () => this.deliverInApp(), () => this.completeDone()],
+        claim: (lease, free) => this.leaseExternal(lease, free),
+        send: (delivery, { deadline }) => this.attempt(delivery, deadline),
+        record: (delivery, failure) => this.settle(delivery, failure),
+        recover: () => this.recoverLeases(),
+      },
+      logger,
+    );
   }
 
   start(): void {
-    this.running ??= this.loop();
+    this.worker.start();
   }
 
   /** Work was just committed: look now rather than at the next round. */
-  readonly kick = (): void => this.wake?.();
+  readonly kick = (): void => this.worker.wake();
 
   /** Stops the rounds, lets the attempts under way end (each within its deadline) and record their outcome. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.running;
-    await Promise.all(this.inFlight);
+    await this.worker.stop();
     await this.pool.end();
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let busy = false;
-      try {
-        busy = await this.round();
-      } catch (error) {
-        logFailure(this.logger, error, 'notification sending round failed');
-      }
-      if (busy || this.stopped) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_MS);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
-  }
-
-  /** One round of every step; true when any did something. */
-  async round(): Promise<boolean> {
-    let done = 0;
-    done += await this.startDue();
-    done += await this.expandOne();
-    done += await this.deliverInApp();
-    done += await this.deliverExternal();
-    done += await this.recoverLeases();
-    done += await this.completeDone();
-    return done > 0;
   }
 
   private inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -330,14 +316,10 @@ export class V1NotificationSender {
   }
 
   /**
-   * Leases due external deliveries (as many as this process has free attempt slots), then starts their
-   * attempts without waiting for them: each settles on its own and wakes the worker.
+   * Leases due external deliveries (`free` at most: this process's free attempt slots) as `sending`,
+   * skips and holds what must not go now, and looks up the recipients of the rest.
    */
-  private async deliverExternal(): Promise<number> {
-    const free = EXTERNAL_CONCURRENCY - this.inFlight.size;
-    if (free <= 0 || this.stopped) return 0;
-    const leaseToken = randomUUID();
-    const timeoutMs = this.options.channelTimeoutMs;
+  private async leaseExternal(lease: Lease, free: number): Promise<{ jobs: ExternalDelivery[]; claimed: number }> {
     const claimedAt = Date.now();
     const { claimed, send } = await this.inTransaction(async (client) => {
       const rows = await this.claimDue(client, false, free);
@@ -347,12 +329,12 @@ export class V1NotificationSender {
           `update notification.delivery set status = 'sending', attempts = attempts + 1, lease_token = $2,
                   lease_until = now() + make_interval(secs => $3), updated_at = now()
             where id = any($1::uuid[])`,
-          [send.map((row) => row.id), leaseToken, (timeoutMs + LEASE_MARGIN_MS) / 1000],
+          [send.map((row) => row.id), lease.token, lease.seconds],
         );
       }
       return { claimed: rows.length, send };
     });
-    if (send.length === 0) return claimed;
+    if (send.length === 0) return { jobs: [], claimed };
     let recipients: Map<string, Recipient>;
     try {
       recipients = await this.supergraph.recipients([...new Set(send.map((row) => row.customer_id))]);
@@ -363,22 +345,16 @@ export class V1NotificationSender {
       await this.pool.query(
         `update notification.delivery set status = 'pending', attempts = attempts - 1, lease_token = null, lease_until = null, next_attempt_at = now() + interval '5 seconds'
           where id = any($1::uuid[]) and lease_token = $2`,
-        [send.map((row) => row.id), leaseToken],
+        [send.map((row) => row.id), lease.token],
       );
       throw error;
     }
-    for (const row of send) {
-      const attempt: Promise<void> = this.attempt(row, recipients.get(row.customer_id.toLowerCase()), leaseToken).finally(() => {
-        this.inFlight.delete(attempt);
-        this.kick();
-      });
-      this.inFlight.add(attempt);
-    }
-    return claimed;
+    const jobs = send.map((row) => ({ id: row.id, row, recipient: recipients.get(row.customer_id.toLowerCase()), token: lease.token }));
+    return { jobs, claimed };
   }
 
-  /** One call of a channel, bounded by NOTIFY_CHANNEL_TIMEOUT_MS, then its outcome recorded (never rejects). */
-  private async attempt(row: DueRow, recipient: Recipient | undefined, leaseToken: string): Promise<void> {
+  /** One call of a channel, bounded by `deadline` (NOTIFY_CHANNEL_TIMEOUT_MS): its failure, none when delivered (never rejects). */
+  private async attempt({ row, recipient }: ExternalDelivery, deadline: AbortSignal): Promise<ChannelFailure | undefined> {
     const message: OutgoingMessage = {
       deliveryId: row.id,
       notificationId: row.notification_id,
@@ -388,28 +364,21 @@ export class V1NotificationSender {
       actionUrl: row.action_url ? this.tracking.link(row.id) : null,
       priority: row.priority,
     };
-    const timeoutMs = this.options.channelTimeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    let failure: ChannelFailure | undefined;
     try {
       if (!recipient) throw new ChannelFailure('the customer no longer exists', false);
       await untilAborted(this.channels[row.channel as Exclude<V1Channel, 'in_app'>].send(recipient, message, deadline), deadline);
+      return undefined;
     } catch (error) {
-      if (deadline.aborted) failure = new ChannelFailure(`no answer within ${timeoutMs} ms: the outcome is unknown, so it is not sent again`, false);
-      else failure = error instanceof ChannelFailure ? error : new ChannelFailure(String((error as Error)?.message ?? error).slice(0, 200), false);
-    }
-    const attempts = row.attempts + 1;
-    try {
-      await this.settle(row, leaseToken, attempts, failure);
-    } catch (error) {
-      this.logger.error({ err: error, deliveryId: row.id }, 'notification delivery outcome not recorded');
+      if (deadline.aborted) return new ChannelFailure(`no answer within ${this.options.channelTimeoutMs} ms: the outcome is unknown, so it is not sent again`, false);
+      return error instanceof ChannelFailure ? error : new ChannelFailure(String((error as Error)?.message ?? error).slice(0, 200), false);
     }
   }
 
   /** Records an attempt's outcome while its lease holds: delivered, retried later, or failed. */
-  private settle(row: DueRow, leaseToken: string, attempts: number, failure: ChannelFailure | undefined): Promise<void> {
+  private settle({ row, token: leaseToken }: ExternalDelivery, failure: ChannelFailure | undefined): Promise<void> {
     return this.inTransaction(async (client) => {
-      const retryIn = failure?.temporary ? this.options.retrySchedule[attempts - 1] : undefined;
+      // The attempt was counted when it was leased: retries used so far are the attempts before it.
+      const retryIn = failure?.temporary ? nextRetryIn(this.options.retrySchedule, row.attempts) : undefined;
       if (retryIn !== undefined) {
         await client.query(
           `update notification.delivery set status = 'pending', next_attempt_at = now() + make_interval(secs => $3), last_error = $4,

@@ -1,18 +1,14 @@
 import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
+import { Lease, LeasedDeliveryWorker, nextRetryIn } from '../../../core/events/leased-delivery';
 import { Logger } from '../../../core/logger';
-import { logFailure, retryWhileUnavailable } from '../../../core/unavailable';
 import { WebhookSettings } from '../settings';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
-/** How often the worker looks for due deliveries when nothing woke it earlier. */
-const POLL_MS = 250;
 /** How long an attempt's outcome is tried again while the database is unavailable (a restart takes seconds). */
 const RECORD_FOR_MS = 60_000;
 /** A lease outlives the attempt's timeout by this much; then a delivery whose process died is due again. */
-const LEASE_MARGIN_SECONDS = 5;
+const LEASE_MARGIN_MS = 5_000;
 
 /** A delivery claimed for one attempt, with what the attempt sends. */
 export interface ClaimedDelivery {
@@ -26,120 +22,73 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Sends due deliveries, in every process that runs the webhook domain. Each round claims, in one
- * statement, due `pending` deliveries of active webhooks with a lease (`for update skip locked`
- * semantics: rows leased by another process are passed over), at most WEBHOOK_CONCURRENCY in flight per
- * webhook across processes, so a slow or dead receiver holds back only its own deliveries. An
- * attempt's result is recorded only while its lease holds (`lease_token`); a delivery whose process
- * died mid-attempt is claimed again once its lease runs out (at-least-once: the receiver dedupes by id).
+ * Sends due deliveries, in every process that runs the webhook domain, on the leased-delivery engine.
+ * Each round claims, in one statement, due `pending` deliveries of active webhooks with a lease (`for
+ * update skip locked` semantics: rows leased by another process are passed over), at most
+ * WEBHOOK_CONCURRENCY in flight per webhook across processes, so a slow or dead receiver holds back only
+ * its own deliveries. An attempt's result is recorded only while its lease holds (`lease_token`); a
+ * delivery whose process died mid-attempt is claimed again once its lease runs out (at-least-once: the
+ * receiver dedupes by id). Stopping aborts the attempts in flight: a failed one is released, due again at once.
  */
 export class DeliveryWorker {
   private readonly sender: WebhookSender;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> | undefined;
-  private wakeAgain = false;
-  private stopped = true;
+  private readonly worker: LeasedDeliveryWorker<ClaimedDelivery, AttemptResult>;
 
-  constructor(
-    private readonly orm: MikroORM<PostgreSqlDriver>,
-    private readonly settings: WebhookSettings,
-    private readonly logger: Logger,
-  ) {
-    // Every attempt in flight listens for the stop.
-    setMaxListeners(0, this.abort.signal);
-    this.sender = new WebhookSender({ timeoutMs: settings.timeoutMs, allowPrivateTargets: settings.allowPrivateTargets });
+  constructor(orm: MikroORM<PostgreSqlDriver>, settings: WebhookSettings, logger: Logger) {
+    const sender = new WebhookSender({ timeoutMs: settings.timeoutMs, allowPrivateTargets: settings.allowPrivateTargets });
+    this.sender = sender;
+    this.worker = new LeasedDeliveryWorker(
+      {
+        label: 'webhook deliveries',
+        attemptMs: settings.timeoutMs,
+        leaseMarginMs: LEASE_MARGIN_MS,
+        maxInFlight: Infinity,
+        recordForMs: RECORD_FOR_MS,
+        claim: async (lease) => {
+          const jobs = await claimDueDeliveries(orm.em.fork(), lease, settings.concurrencyPerWebhook);
+          return { jobs, claimed: jobs.length };
+        },
+        send: (delivery, { stop }) => sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, stop),
+        // The receiver may have taken it: recorded late (while its lease token still holds) rather than sent again.
+        record: (delivery, result, stopped) => {
+          const em = orm.em.fork();
+          if (stopped && !result.ok) return releaseDelivery(em, delivery);
+          if (result.ok) return recordAttempt(em, delivery, result, settings.retrySchedule);
+          return em.transactional((inner) => recordAttempt(inner, delivery, result, settings.retrySchedule));
+        },
+      },
+      logger,
+    );
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.worker.start();
   }
 
   /** Looks for due deliveries now (after a delivery became due or a slot freed up). */
   wake(): void {
-    if (this.round) this.wakeAgain = true;
-    else this.schedule(0);
+    this.worker.wake();
   }
 
-  /** Stops claiming, aborts the attempts in flight (their deliveries are released, due again at once) and waits for them. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.abort.abort();
-    await this.round;
-    // Attempts ending while stopping start nothing new (the worker is stopped): wait until none is left.
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.worker.stop();
     this.sender.close();
   }
+}
 
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.round = this.claimRound().finally(() => {
-        this.round = undefined;
-        const again = this.wakeAgain;
-        this.wakeAgain = false;
-        this.schedule(again ? 0 : POLL_MS);
-      });
-    }, delay);
-  }
-
-  private async claimRound(): Promise<void> {
-    try {
-      for (const delivery of await this.claim()) {
-        const attempt = this.attempt(delivery).finally(() => {
-          this.inFlight.delete(attempt);
-          this.wake();
-        });
-        this.inFlight.add(attempt);
-      }
-    } catch (error) {
-      if (!this.stopped) this.logger.error({ err: error }, 'webhook deliveries: claiming failed');
-    }
-  }
-
-  private claim(): Promise<ClaimedDelivery[]> {
-    const leaseSeconds = Math.ceil(this.settings.timeoutMs / 1000) + LEASE_MARGIN_SECONDS;
-    return claimDueDeliveries(this.orm.em.fork(), leaseSeconds, this.settings.concurrencyPerWebhook);
-  }
-
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const result = await this.sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, this.abort.signal);
-    try {
-      if (this.abort.signal.aborted && !result.ok) return await this.release(delivery);
-      // The receiver may have taken it: recorded late (while its lease token still holds) rather than sent again.
-      await retryWhileUnavailable(
-        () => {
-          const em = this.orm.em.fork();
-          if (result.ok) return recordAttempt(em, delivery, result, this.settings.retrySchedule);
-          return em.transactional((inner) => recordAttempt(inner, delivery, result, this.settings.retrySchedule));
-        },
-        RECORD_FOR_MS,
-        this.abort.signal,
-      );
-    } catch (error) {
-      logFailure(this.logger, error, 'webhook deliveries: recording an attempt failed (due again when its lease runs out)', { deliveryId: delivery.id });
-    }
-  }
-
-  private async release(delivery: ClaimedDelivery): Promise<void> {
-    await this.orm.em
-      .fork()
-      .execute(`update webhook.webhook_delivery set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [delivery.id, delivery.token]);
-  }
+/** Hands back a delivery whose attempt the stop cut short: due again at once. */
+async function releaseDelivery(em: EntityManager, delivery: Pick<ClaimedDelivery, 'id' | 'token'>): Promise<void> {
+  await em.execute(`update webhook.webhook_delivery set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [delivery.id, delivery.token]);
 }
 
 /**
  * Claims due deliveries for one round: per active webhook, its oldest due `pending` deliveries that no
  * live lease holds, as many as its free slots (`perWebhook` minus its attempts in flight, counted in the
  * database so that the cap holds across processes), rows another claimer holds passed over (`skip
- * locked`); each gets a lease of `leaseSeconds` and this round's token. A webhook another process is
+ * locked`); each gets `lease` (its length and this round's token). A webhook another process is
  * claiming for at this moment is left to it (transaction-scoped advisory lock), so that the cap holds.
  */
-export function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perWebhook: number): Promise<ClaimedDelivery[]> {
+export function claimDueDeliveries(em: EntityManager, lease: Lease, perWebhook: number): Promise<ClaimedDelivery[]> {
   return em.transactional(async (tx) => {
     // One claimer per webhook at a time, across processes: its in-flight count below is then read after
     // the previous claimer's leases committed (a later statement of this transaction, a later snapshot).
@@ -147,7 +96,6 @@ export function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perW
       `select id from webhook.webhook where status = 'active' and pg_try_advisory_xact_lock(hashtext('webhook.claim:' || id))`,
     );
     if (owned.length === 0) return [];
-    const token = randomUUID();
     const rows: any[] = await tx.execute(
       `with picked as (
          select d.id, w.id as webhook_id from webhook.webhook w
@@ -165,9 +113,9 @@ export function claimDueDeliveries(em: EntityManager, leaseSeconds: number, perW
        from picked p join webhook.webhook w on w.id = p.webhook_id, webhook.webhook_event e
        where d.id = p.id and e.id = d.event_id
        returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
-      [perWebhook, ...owned.map((row) => row.id), leaseSeconds, token],
+      [perWebhook, ...owned.map((row) => row.id), lease.seconds, lease.token],
     );
-    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token }));
+    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token: lease.token }));
   });
 }
 
@@ -201,10 +149,11 @@ export async function recordAttempt(em: EntityManager, delivery: Pick<ClaimedDel
     await em.execute(`update webhook.webhook_delivery set ${outcome}, status = ?, next_attempt_at = null where id = ?`, [...facts, status, delivery.id]);
     return;
   }
-  if (row.retries_used < schedule.length) {
+  const retryIn = nextRetryIn(schedule, row.retries_used);
+  if (retryIn !== undefined) {
     await em.execute(
       `update webhook.webhook_delivery set ${outcome}, retries_used = retries_used + 1, next_attempt_at = now() + make_interval(secs => ?) where id = ?`,
-      [...facts, schedule[row.retries_used], delivery.id],
+      [...facts, retryIn, delivery.id],
     );
     return;
   }
