@@ -60,10 +60,27 @@ export const badRequest = (message: string, field?: string) =>
   new AppError('BAD_REQUEST', message, field ? [{ field, message }] : []);
 export const unauthenticated = (message = 'Unauthorized') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message = 'Forbidden: insufficient permissions') => new AppError('FORBIDDEN', message);
-export const notFound = (what: string, id?: string) =>
-  new AppError('NOT_FOUND', `${what} not found`, [], id ? { id } : undefined);
+/** A 404 that names what was not found (`extensions.entity`: `Member`), so that a surface can answer it by entity. */
+export function notFound(what: string, id?: string): AppError {
+  const error = new AppError('NOT_FOUND', `${what} not found`, [], id ? { id } : undefined);
+  Object.assign(error.extensions, { entity: what });
+  return error;
+}
+/**
+ * A business rule's refusal with its stable reason code (`extensions.reason`: `NO_AVAILABILITY`), which a
+ * surface answers as its own code: the message stays for people, the reason is for programs.
+ */
+export function refusal(code: ErrorCode, reason: string, message: string, payload?: Record<string, unknown>): AppError {
+  const error = new AppError(code, message, [], payload);
+  Object.assign(error.extensions, { reason });
+  return error;
+}
 /** A 404 whose body also carries `data.error: 'Not Found'`. */
-export const notFoundNamed = (what: string) => new AppError('NOT_FOUND', `${what} not found`, [], undefined, undefined, 'Not Found');
+export function notFoundNamed(what: string): AppError {
+  const error = new AppError('NOT_FOUND', `${what} not found`, [], undefined, undefined, 'Not Found');
+  Object.assign(error.extensions, { entity: what });
+  return error;
+}
 export const conflict = (message: string, field?: string) =>
   new AppError('CONFLICT', message, field ? [{ field, message }] : []);
 

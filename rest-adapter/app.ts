@@ -16,7 +16,7 @@ import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { gatewayOverHttp } from '../core/gateway-link';
-import { Access, defaultVariables, isV1Route, operationNameOf, Route, RouteInput, V1_BASE } from '../core/rest/route';
+import { Access, defaultVariables, isV1Route, operationNameOf, Route, RouteInput, V1_BASE, V1PlatformFailure } from '../core/rest/route';
 import { DomainSurface } from '../core/rest/surface';
 import { v1Access, v1ContextOf } from './v1/access';
 import { apiKeyCredential } from './v1/api-keys';
@@ -45,6 +45,12 @@ export interface RestAppOptions {
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;
+}
+
+/** What a platform error says of itself beyond its message: the entity not found, a refusal's reason. */
+function identityOf(error: { extensions?: Record<string, unknown> }): Pick<V1PlatformFailure, 'entity' | 'reason'> {
+  const { entity, reason } = error.extensions ?? {};
+  return { ...(typeof entity === 'string' ? { entity } : {}), ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
 /** Whether the gateway answers: the adapter's health and, without a database of its own, its readiness. */
@@ -136,7 +142,7 @@ function routeHandler(route: Route, apiSchema: GraphQLSchema, gateway: Operation
         const error = errorFromGraphql(first);
         const retryAfter = retryAfterOf(first);
         if (retryAfter) res.set('Retry-After', retryAfter);
-        if (v1) return answerV1Failure(res, v1, error.statusCode, error.data.message, error.data.errors, error.data.data);
+        if (v1) return answerV1Failure(res, v1, error.statusCode, error.data.message, error.data.errors, error.data.data, identityOf(first));
         return void res.status(error.statusCode).json(error);
       }
       succeeded = true;

@@ -162,8 +162,12 @@ export interface Route {
    * or the path parameter that must be the caller's own id. Without it a customer token is refused 403.
    */
   customer?: 'self' | { param: string };
-  /** The v1 `_NOT_FOUND` code of the route's thing (`CUSTOMER_NOT_FOUND`); also for a path id that is no id at all. */
-  notFound?: string;
+  /**
+   * The v1 `_NOT_FOUND` code of the route's 404s: one code (`CUSTOMER_NOT_FOUND`) for every 404, or a table by
+   * the entity the platform names (`notFound(entity, id)`: `{Member: 'CUSTOMER_NOT_FOUND', Venue: 'VENUE_NOT_FOUND'}`),
+   * whose first code also answers a path id that is no id at all.
+   */
+  notFound?: string | Readonly<Record<string, string>>;
   /** A v1 list whose pagination also carries `total_pages`, `has_next`, `has_prev` (customer lists). */
   pageCounts?: boolean;
   /**
@@ -198,6 +202,10 @@ export interface V1PlatformFailure {
   message: string;
   fieldErrors?: FieldError[];
   data?: unknown;
+  /** What was not found, as the domain named it (`Member`), on a 404. */
+  entity?: string;
+  /** A business refusal's stable reason code (`INSUFFICIENT_POINTS`). */
+  reason?: string;
 }
 
 /** What a v1 route answers for a failure of its own: status and `{error: {code, message, details?}}`. */
@@ -216,3 +224,13 @@ export function operationNameOf(document: string): string {
   if (!name) throw new Error(`A route's document must open with one named operation: ${document.slice(0, 60)}`);
   return name;
 }
+
+/** The v1 code of a 404 on this route: by the entity not found where it declares a table. */
+export function notFoundCode(notFound: Route['notFound'], entity?: string): string {
+  if (typeof notFound === 'string') return notFound;
+  const codes = Object.values(notFound ?? {});
+  return (entity !== undefined && notFound?.[entity]) || codes[0] || 'NOT_FOUND';
+}
+
+/** Every `_NOT_FOUND` code a route may answer. */
+export const notFoundCodes = (notFound: Route['notFound']): string[] => (typeof notFound === 'string' ? [notFound] : [...new Set(Object.values(notFound ?? {}))]);

@@ -1,6 +1,6 @@
 import { DocumentNode, GraphQLInputType, GraphQLSchema, Kind, OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { API_SCOPES } from '../../core/auth/scopes';
-import { isV1Route, operationNameOf, Route } from '../../core/rest/route';
+import { isV1Route, notFoundCodes, operationNameOf, Route } from '../../core/rest/route';
 import { V1ErrorCodes } from '../../core/rest/failures';
 import { DomainSurface } from '../../core/rest/surface';
 import { routeScopes } from './scopes';
@@ -188,8 +188,8 @@ function errorCodesOf(route: Route, hasInputs: boolean, hasPathParameters: boole
   if (hasInputs) add({ 400: { VALIDATION_ERROR: '`details` names every bad field' } });
   if (route.unauthenticated) add({ 401: { [route.unauthenticated]: 'the credential in the body was refused' } });
   if (route.notFound || hasPathParameters) {
-    const code = route.notFound ?? 'NOT_FOUND';
-    add({ 404: { [code]: `no such ${route.notFound ? thingOf(code) : 'thing'} (an id that is no id at all included)` } });
+    const notFound = route.notFound ? notFoundCodes(route.notFound) : ['NOT_FOUND'];
+    for (const code of notFound) add({ 404: { [code]: `no such ${route.notFound ? thingOf(code) : 'thing'} (an id that is no id at all included)` } });
   }
   if (route.method !== 'get') add({ 409: { INVALID_STATE: 'the state of what it acts on does not allow it' } });
   if (route.idempotent) add({ 409: { IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was used with another body' } });
