@@ -5,8 +5,9 @@ import { NonEmptyArray } from 'type-graphql';
 import { AccessTokens } from './auth/jwt';
 import type { ApiScope } from './auth/scopes';
 import { Config, Env } from './config';
-import { CATALOG_BASES, isCatalogEntity, liveFilter } from './catalog/catalog-entity';
+import { CATALOG_BASES, isCatalogEntity } from './catalog/catalog-entity';
 import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
+import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable';
 import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
@@ -125,15 +126,19 @@ export function buildDomainSchema<Deps>(module: DomainModule<unknown, Deps>, dep
   });
 }
 
-/** Opens a domain's ORM on its own schema, bringing the schema up to date (its migrations). */
+/**
+ * Opens a domain's ORM on its own schema, bringing the schema up to date (its migrations). Every
+ * soft-deletable entity (catalogs included) gets the `live` filter.
+ */
 export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities' | 'migrations'>, databaseUrl: string, serving?: DomainServing): Promise<MikroORM<PostgreSqlDriver>> {
-  const catalogs = module.entities.filter(isCatalogEntity);
+  const softDeletable = module.entities.filter(isSoftDeletable);
+  const bases = [...(softDeletable.length ? [SoftDeletable] : []), ...(module.entities.some(isCatalogEntity) ? CATALOG_BASES : [])];
   return openDomainOrm({
     url: databaseUrl,
     schema: module.contract.name,
-    entities: [...(catalogs.length ? CATALOG_BASES : []), ...module.entities, OutboxEvent],
+    entities: [...bases, ...module.entities, OutboxEvent],
     migrations: module.migrations,
-    filters: liveFilter(catalogs.map((entity) => entity.name)),
+    filters: liveFilter(softDeletable.map((entity) => entity.name)),
     serving,
   });
 }

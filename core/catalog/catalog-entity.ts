@@ -1,18 +1,18 @@
 import { PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, GraphQLISODateTime, ID, ObjectType } from 'type-graphql';
+import { SoftDeletable } from '../db/soft-deletable';
 
 /**
  * A record of a catalog (tiers, badges, segments, interests, shop rules): an id, timestamps and soft
- * deletion. The `live` filter hides deleted records from every query unless it is switched off
- * (`INCLUDING_DELETED`); the row stays for whatever refers to it.
+ * deletion (core/db/soft-deletable.ts), its `deletedAt` shown in GraphQL.
  */
 @ObjectType()
-export abstract class CatalogEntity {
+export abstract class CatalogEntity extends SoftDeletable {
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field(() => GraphQLISODateTime) @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) override deletedAt: Date | null = null;
 }
 
 /**
@@ -37,12 +37,6 @@ export abstract class DescribedCatalogEntity extends NamedCatalogEntity {
 /** The localized triples of each kind of catalog record, for the `locale` projection and for writes. */
 export const NAMED = ['name'] as const;
 export const DESCRIBED = ['name', 'description'] as const;
-
-/** Find options that switch the `live` filter off: deleted records too. */
-export const INCLUDING_DELETED = { filters: { live: false } } as const;
-
-/** The `live` filter of an ORM, applied by default to the given catalog entities. */
-export const liveFilter = (entityNames: string[]) => ({ live: { cond: { deletedAt: null }, default: true, entity: entityNames } });
 
 export const isCatalogEntity = (entity: Function): boolean => entity.prototype instanceof CatalogEntity;
 

@@ -5,7 +5,8 @@ import { Locale, LOCALES, projectLocale } from '../i18n';
 import { isRecordId } from '../ids';
 import { offsetOf, Page, PageArgs, pageOf } from '../pagination';
 import { containsAny } from '../search';
-import { INCLUDING_DELETED, NamedCatalogEntity } from './catalog-entity';
+import { INCLUDING_DELETED } from '../db/soft-deletable';
+import { NamedCatalogEntity } from './catalog-entity';
 
 /** What a catalog's list takes besides paging; a list without a flag simply does not offer it. */
 export interface CatalogListArgs extends PageArgs {

@@ -14,7 +14,7 @@ export interface DomainDatabaseOptions {
   entities: Function[];
   migrations: Record<string, MigrationClass>;
   poolSize?: number;
-  /** MikroORM filters, e.g. the catalogs' `live` filter (core/catalog). */
+  /** MikroORM filters, e.g. the `live` filter of soft-deletable entities (core/db/soft-deletable.ts). */
   filters?: Record<string, { cond: Record<string, unknown>; default?: boolean; entity?: string[] }>;
   /** A serving domain's limits (core/config.ts) and where its driver's warnings go; tools and tests open the ORM without them. */
   serving?: DomainServing;

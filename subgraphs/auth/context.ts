@@ -39,7 +39,7 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     ),
     /** Federation's Member references: the representations of one fetch cost one query. */
     memberReferences: new BatchLoader(
-      async (ids: string[]) => new Map((await em.find(Member, { id: { $in: recordIdsAmong(ids) }, deletedAt: null })).map((member) => [member.id, member])),
+      async (ids: string[]) => new Map((await em.find(Member, { id: { $in: recordIdsAmong(ids) } })).map((member) => [member.id, member])),
       null,
     ),
   };

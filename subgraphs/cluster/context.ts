@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
-import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../core/db/soft-deletable';
 import { RequestContext } from '../../core/context';
 import { isRecordId } from '../../core/ids';
 import { ClusterDeps } from './cluster-deps';

@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { INCLUDING_DELETED } from '../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../core/db/soft-deletable';
 import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
 import { Reward } from './entities/reward';

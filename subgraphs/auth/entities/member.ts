@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Enum, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import { SoftDeletable } from '../../../core/db/soft-deletable';
 import { Directive, Field, Float, ID, ObjectType } from 'type-graphql';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
@@ -23,12 +24,12 @@ export class Address {
 
 /**
  * A member of the loyalty programme. Owned by auth; other subgraphs extend it through its key
- * (point contributes `pointBalance`, cluster contributes `tier`).
+ * (point contributes `pointBalance`, cluster contributes `tier`). Soft-deleted (erased, core/db/soft-deletable.ts).
  */
 @Directive('@key(fields: "id")')
 @ObjectType()
 @Entity({ tableName: 'member' })
-export class Member {
+export class Member extends SoftDeletable {
   [OptionalProps]?: 'openId' | 'unionId' | 'nickName' | 'avatarUrl' | 'name' | 'phoneNumber' | 'gender' | 'birthDay' | 'address' | 'status' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'birthDate' | 'email' | 'language';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
@@ -48,7 +49,6 @@ export class Member {
   @Field(() => MemberStatus) @Enum({ items: () => MemberStatus }) status: MemberStatus = MemberStatus.PENDING;
   @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
-  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
 
   /** The birth date, given as an ISO 8601 date and returned as a timestamp (midnight UTC). */
   @Field(() => Date, { name: 'birthDate', nullable: true })

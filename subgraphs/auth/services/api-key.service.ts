@@ -4,6 +4,7 @@ import { grantsAll, Principal } from '../../../core/auth/principal';
 import { databaseNowMs, recordRevocation, revocationSubject } from '../../../core/auth/revocations';
 import { DEFAULT_KEY_SCOPES, narrowPermissions, narrowToRole } from '../../../core/auth/scopes';
 import { hashToken, randomToken } from '../../../core/auth/secrets';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, PageArgs, pageOf } from '../../../core/pagination';
 import { AuthDeps } from '../auth-deps';
@@ -29,7 +30,7 @@ export class ApiKeyService {
    * role (read from the database, not from the possibly older token): 403 otherwise.
    */
   async generate(input: GenerateApiKeyInput, creator: Principal): Promise<CreatedApiKey> {
-    const staff = creator.kind === 'staff' ? await this.em.findOne(Staff, { id: creator.id, deletedAt: null }, { populate: ['role'] }) : null;
+    const staff = creator.kind === 'staff' ? await this.em.findOne(Staff, { id: creator.id }, { populate: ['role'] }) : null;
     if (!staff) throw forbidden('Only staff members can create API keys');
     const role = await new RoleService(this.em).require(input.roleId);
     if (!grantsAll(staff.role.permissions, role.permissions)) throw forbidden('The key role grants permissions your own role does not have');
@@ -98,7 +99,7 @@ export class ApiKeyService {
       limit: args.limit,
       offset: offsetOf(args),
     });
-    const creators = await this.em.find(Staff, { id: { $in: [...new Set(items.map((key) => key.createdById))] } });
+    const creators = await this.em.find(Staff, { id: { $in: [...new Set(items.map((key) => key.createdById))] } }, INCLUDING_DELETED);
     const byId = new Map(creators.map((staff) => [staff.id, staff]));
     for (const key of items) key.createdBy = byId.get(key.createdById) ?? null;
     return pageOf(items, total, args);

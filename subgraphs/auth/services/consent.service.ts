@@ -70,7 +70,7 @@ export class ConsentService {
 
   /** A deleted member is not found: it may neither read nor record consent. */
   private async requireMember(memberId: string): Promise<void> {
-    await this.em.findOneOrFail(Member, { id: memberId, deletedAt: null }, { failHandler: () => notFound('Member', memberId) });
+    await this.em.findOneOrFail(Member, { id: memberId }, { failHandler: () => notFound('Member', memberId) });
   }
 
   private currentOf(type: ConsentType): Promise<ConsentVersion | null> {

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, notFound, validationError } from '../../../core/errors';
 import { AuthDeps } from '../auth-deps';
 import { Address, Gender, Member, MemberStatus } from '../entities/member';
@@ -55,7 +56,7 @@ export class CustomerService {
   async create(input: CreateCustomerInput): Promise<CustomerCreation> {
     if (input.email) await this.assertEmailFree(input.email);
     const identity = input.chatapp ? await this.chatappIdentity(input.chatapp.code) : null;
-    if (identity && (await this.em.count(Member, { openId: identity.openId }))) throw conflict(DUPLICATE_CHATAPP, 'chatapp.code');
+    if (identity && (await this.em.count(Member, { openId: identity.openId }, INCLUDING_DELETED))) throw conflict(DUPLICATE_CHATAPP, 'chatapp.code');
     const tier = (await this.deps.entryTiers?.find()) ?? null;
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE, openId: identity?.openId ?? null, unionId: identity?.unionId ?? null });
     applyCustomer(member, input);
@@ -94,7 +95,7 @@ export class CustomerService {
     const member = await new MemberService(this.em, this.deps).get(id);
     const identity = await this.deps.chatapp.exchangeCode(code);
     if (member.openId === identity.openId) return member;
-    const owner = await this.em.findOne(Member, { openId: identity.openId });
+    const owner = await this.em.findOne(Member, { openId: identity.openId }, INCLUDING_DELETED);
     if (owner) throw conflict(DUPLICATE_CHATAPP, 'code');
     if (member.openId) throw conflict('The customer is linked to another chat-app identity');
     const before = customerProfileOf(member);
@@ -113,7 +114,7 @@ export class CustomerService {
    */
   async delete(id: string): Promise<CustomerDeletion> {
     return this.em.transactional(async (em) => {
-      const member = await em.findOne(Member, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const member = await em.findOne(Member, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!member) throw notFound('Member', id);
       const deletedAt = new Date();
       em.assign(member, { ...ERASED, status: MemberStatus.INACTIVE, deletedAt });

@@ -1,6 +1,7 @@
 import { EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
 import { RowLookup } from '../../../core/db/row-lookup';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { isRecordId } from '../../../core/ids';
 import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
@@ -34,7 +35,8 @@ export class MemberService {
     this.deps.chatapp.checkAppId(appId);
     const identity = await this.deps.chatapp.exchangeCode(code);
     let status: MemberLoginStatus = MemberLoginStatus.EXISTING;
-    let member = await this.em.findOne(Member, { openId: identity.openId });
+    // A deleted member's identity too: it is refused below, not signed up again.
+    let member = await this.em.findOne(Member, { openId: identity.openId }, INCLUDING_DELETED);
     if (!member) {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
@@ -45,7 +47,7 @@ export class MemberService {
       } catch (error) {
         if (!(error instanceof UniqueConstraintViolationException)) throw error;
         this.em.clear();
-        member = await this.em.findOneOrFail(Member, { openId: identity.openId });
+        member = await this.em.findOneOrFail(Member, { openId: identity.openId }, INCLUDING_DELETED);
       }
     }
     if (member.deletedAt || member.status === MemberStatus.INACTIVE) throw unauthenticated('Member account is not active');
@@ -68,7 +70,7 @@ export class MemberService {
 
   /** Newest first; unfiltered, the total is the `live_members` tally, and a far page costs what a near one does. */
   async list(args: MemberListArgs): Promise<Page<Member>> {
-    const where: Record<string, unknown> = { deletedAt: null };
+    const where: Record<string, unknown> = {};
     if (args.birthdayFrom) where.birthDay = { $gte: args.birthdayFrom.slice(0, 10) };
     if (args.search) Object.assign(where, containsAny(['name', 'nickName', 'phoneNumber', 'email'], args.search));
     if (args.statusIn) where.status = { $in: args.statusIn };
@@ -90,7 +92,7 @@ export class MemberService {
 
   async findByIds(ids: string[]): Promise<Member[]> {
     if (ids.length === 0) return [];
-    return this.em.find(Member, { id: { $in: ids }, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+    return this.em.find(Member, { id: { $in: ids } }, { orderBy: { createdAt: 'desc', id: 'asc' } });
   }
 
   async updateProfile(id: string, input: MemberDirectUpdateInput): Promise<Member> {

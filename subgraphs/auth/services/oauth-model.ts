@@ -36,7 +36,7 @@ export async function oauthSubjectPrincipal(em: EntityManager, kind: OAuthClient
   // Locked: share-locked for the rest of the caller's transaction, so a deletion or revocation (an update of the row) waits.
   const lockMode = options.lock ? { lockMode: LockMode.PESSIMISTIC_READ } : {};
   if (kind === 'staff') {
-    const staff = await em.findOne(Staff, { id, deletedAt: null }, lockMode);
+    const staff = await em.findOne(Staff, { id }, lockMode);
     if (staff?.status !== StaffStatus.ACTIVE) return undefined;
     await em.populate(staff, ['role']);
     return new Principal('staff', staff.id, staff.role.key, staff.role.permissions);

@@ -1,5 +1,6 @@
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { hashToken, numericCode } from '../../../core/auth/secrets';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { badRequest, notFound, RateLimitedError } from '../../../core/errors';
 import { Locale } from '../../../core/i18n';
 import { AuthDeps } from '../auth-deps';
@@ -51,7 +52,7 @@ export class PasswordResetService {
    * progress nor flood the staff member with codes.
    */
   async requestForStaff(staffId: string, channel: ResetChannel): Promise<void> {
-    const staff = await this.em.findOne(Staff, { id: staffId, deletedAt: null });
+    const staff = await this.em.findOne(Staff, { id: staffId });
     if (!staff) throw notFound('Staff', staffId);
     if (channel === ResetChannel.SMS && !staff.phoneNumber) throw badRequest('The staff member has no phone number', 'type');
     const retryAfterMs = await this.openThrottled(staff, channel, staff.locale);
@@ -65,7 +66,7 @@ export class PasswordResetService {
    * is known, so a throttled request is dropped silently: a 429 would tell which addresses exist.
    */
   async requestByEmail(email: string, locale?: Locale | null): Promise<void> {
-    const staff = await this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null });
+    const staff = await this.em.findOne(Staff, { email: email.toLowerCase() });
     // GraphQL passes an explicit null, which a default parameter would not replace.
     if (staff) await this.openThrottled(staff, ResetChannel.EMAIL, locale ?? Locale.en);
   }
@@ -78,7 +79,7 @@ export class PasswordResetService {
   }
 
   async isValid(sessionId: string): Promise<boolean> {
-    const session = await this.em.findOne(PasswordResetSession, { id: sessionId }, { populate: ['staff'] });
+    const session = await this.em.findOne(PasswordResetSession, { id: sessionId });
     return Boolean(session && usable(session));
   }
 
@@ -113,7 +114,7 @@ export class PasswordResetService {
    */
   private async openThrottled(staff: Staff, channel: ResetChannel, locale: Locale): Promise<number | undefined> {
     const opened = await this.em.transactional(async (em) => {
-      await em.findOneOrFail(Staff, { id: staff.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      await em.findOneOrFail(Staff, { id: staff.id }, { ...INCLUDING_DELETED, lockMode: LockMode.PESSIMISTIC_WRITE });
       const now = Date.now();
       const recent = await em.find(
         PasswordResetSession,
@@ -170,9 +171,7 @@ interface OpenedSession {
   ttlMs: number;
 }
 
-/** Whether the session can still reset a password; its staff must be loaded. */
+/** Whether the session can still reset a password (a deleted staff member's sessions are not found: the `live` filter joins `staff`). */
 function usable(session: PasswordResetSession): boolean {
-  return (
-    !session.usedAt && session.expiresAt > new Date() && session.failedAttempts < MAX_FAILED_ATTEMPTS && !session.staff.deletedAt
-  );
+  return !session.usedAt && session.expiresAt > new Date() && session.failedAttempts < MAX_FAILED_ATTEMPTS;
 }

@@ -103,12 +103,12 @@ export class SessionService {
   private async principalOf(token: Pick<RefreshToken, 'subjectKind' | 'subjectId'>, em = this.em, lock = false): Promise<Principal | undefined> {
     const options = { refresh: true, ...(lock ? { lockMode: LockMode.PESSIMISTIC_READ } : {}) } as const;
     if (token.subjectKind === 'staff') {
-      const staff = await em.findOne(Staff, { id: token.subjectId, deletedAt: null }, options);
+      const staff = await em.findOne(Staff, { id: token.subjectId }, options);
       if (staff?.status !== StaffStatus.ACTIVE) return undefined;
       await em.populate(staff, ['role']);
       return staffPrincipal(staff);
     }
-    const member = await em.findOne(Member, { id: token.subjectId, deletedAt: null }, options);
+    const member = await em.findOne(Member, { id: token.subjectId }, options);
     return member && member.status !== MemberStatus.INACTIVE ? memberPrincipal(member) : undefined;
   }
 

@@ -4,6 +4,7 @@ import { recordRevocation, revocationSubject } from '../../../core/auth/revocati
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../../core/errors';
 import { offsetOf, Page, pageOf } from '../../../core/pagination';
 import { RowLookup } from '../../../core/db/row-lookup';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { containsAny } from '../../../core/search';
 import { AuthDeps } from '../auth-deps';
 import { Role } from '../entities/role';
@@ -41,7 +42,7 @@ export class StaffService {
   }
 
   async list(args: StaffListArgs): Promise<Page<Staff>> {
-    const where: Record<string, unknown> = { deletedAt: null };
+    const where: Record<string, unknown> = {};
     if (args.storeId) where.storeId = args.storeId;
     if (args.roleId) where.role = args.roleId;
     if (args.status) where.status = args.status;
@@ -136,14 +137,14 @@ export class StaffService {
     return staff;
   }
 
-  /** BOOTSTRAP_ADMIN_*: the first start creates an active admin when no staff exists yet. */
+  /** BOOTSTRAP_ADMIN_*: the first start creates an active admin when no staff exists yet (deleted staff count). */
   async bootstrapAdmin(email: string, password: string): Promise<Staff | undefined> {
-    if ((await this.em.count(Staff, {})) > 0) return undefined;
+    if ((await this.em.count(Staff, {}, INCLUDING_DELETED)) > 0) return undefined;
     const passwordHash = await this.deps.passwords.hash(password);
     // Instances starting together (workers, replicas) take turns: only the first finds no staff.
     return this.em.transactional(async (em) => {
       await em.execute(`select pg_advisory_xact_lock(hashtext('auth:bootstrap-admin'))`);
-      if ((await em.count(Staff, {})) > 0) return undefined;
+      if ((await em.count(Staff, {}, INCLUDING_DELETED)) > 0) return undefined;
       const role = await em.findOneOrFail(Role, { key: 'admin' });
       return em.create(Staff, { email: email.toLowerCase(), firstname: 'Admin', lastname: 'Bootstrap', role, status: StaffStatus.ACTIVE, passwordHash });
     });
@@ -160,7 +161,7 @@ export class StaffService {
   }
 
   findLiveByEmail(email: string): Promise<Staff | null> {
-    return this.em.findOne(Staff, { email: email.toLowerCase(), deletedAt: null }, { populate: ['role'] });
+    return this.em.findOne(Staff, { email: email.toLowerCase() }, { populate: ['role'] });
   }
 
   /**
@@ -169,7 +170,7 @@ export class StaffService {
    * cannot raise anyone, themselves included, above themselves, nor take over a stronger account.
    */
   private async assertActorCovers(actor: Principal, ...roles: Role[]): Promise<void> {
-    const own = actor.kind === 'staff' ? await this.em.findOne(Staff, { id: actor.id, deletedAt: null }, { populate: ['role'] }) : null;
+    const own = actor.kind === 'staff' ? await this.em.findOne(Staff, { id: actor.id }, { populate: ['role'] }) : null;
     const held = own?.role.permissions ?? actor.permissions;
     if (roles.some((role) => !grantsAll(held, role.permissions))) throw forbidden('The role grants permissions your own role does not have');
   }

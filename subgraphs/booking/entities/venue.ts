@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { SoftDeletable } from '../../../core/db/soft-deletable';
 
 export const VENUE_TYPES = ['restaurant', 'event', 'service'] as const;
 
@@ -10,10 +11,10 @@ export class DaySlots {
   @Field(() => [String], { description: 'HH:MM starts with at least one free place' }) times: string[];
 }
 
-/** A place customers book: its daily slots run from opening to closing time, `capacity` guests each. */
+/** A place customers book: its daily slots run from opening to closing time, `capacity` guests each. Soft-deleted (core/db/soft-deletable.ts). */
 @ObjectType({ description: 'A venue: restaurant, event or service, with its opening hours and slots' })
 @Entity({ tableName: 'venue' })
-export class Venue {
+export class Venue extends SoftDeletable {
   [OptionalProps]?: 'createdAt' | 'updatedAt' | 'deletedAt' | 'availableSlots';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
@@ -25,7 +26,6 @@ export class Venue {
   @Field({ description: 'HH:MM' }) @Property({ type: 'text' }) openingTime: string;
   @Field({ description: 'HH:MM; at or before opening: the next day' }) @Property({ type: 'text' }) closingTime: string;
   @Field(() => Int) @Property({ type: 'integer' }) slotMinutes: number;
-  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
   @Field() @Property({ type: 'timestamptz' }) createdAt: Date = new Date();
   @Field() @Property({ type: 'timestamptz', onUpdate: () => new Date() }) updatedAt: Date = new Date();
 

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomInt, randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import { Principal } from '../../../core/auth/principal';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, FieldError, forbidden, notFound, validationError } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { findPage, Page } from '../../../core/pagination';
@@ -118,7 +119,7 @@ export class BookingService {
       const booking = await this.lockBooking(em, id, caller);
       if (booking.status !== 'confirmed' && booking.status !== 'pending') throw conflict(`A ${booking.status} booking cannot be cancelled`);
       if (booking.checkedInAt) throw conflict('A checked-in booking cannot be cancelled');
-      const venue = await em.findOneOrFail(Venue, { id: booking.venueId });
+      const venue = await em.findOneOrFail(Venue, { id: booking.venueId }, INCLUDING_DELETED);
       const stamps = await this.heldStamps(em, booking.id);
       await this.move(em, venue, new Map(stamps.map((stamp) => [stamp, -booking.guests])));
       await em.execute(`update booking.booking set status = 'cancelled', cancel_reason = ?, cancelled_at = now(), updated_at = now() where id = ?`, [reason ?? null, booking.id]);

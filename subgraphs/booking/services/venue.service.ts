@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { conflict, FieldError, notFound, validationError } from '../../../core/errors';
 import { findPage, Page, pageOf } from '../../../core/pagination';
 import { DaySlots, Venue, VENUE_TYPES } from '../entities/venue';
@@ -78,19 +79,19 @@ export class VenueService {
 
   /** A venue, also one since removed (a booking's); 404 otherwise. */
   async byId(id: string): Promise<Venue> {
-    return this.withSlots(await this.em.findOneOrFail(Venue, { id }, { failHandler: () => notFound('Venue', id) }));
+    return this.withSlots(await this.em.findOneOrFail(Venue, { id }, { ...INCLUDING_DELETED, failHandler: () => notFound('Venue', id) }));
   }
 
   /** A live venue, or 404 (also for what is no id). */
   async live(id: string): Promise<Venue> {
-    const venue = UUID.test(id) ? await this.em.findOne(Venue, { id, deletedAt: null }) : null;
+    const venue = UUID.test(id) ? await this.em.findOne(Venue, { id }) : null;
     if (!venue) throw notFound('Venue', id);
     return venue;
   }
 
   /** A live venue locked for a change (`for update`: waits for the bookings being made there), or 404. */
   private async lockLive(em: EntityManager, id: string): Promise<Venue> {
-    const venue = UUID.test(id) ? await em.findOne(Venue, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const venue = UUID.test(id) ? await em.findOne(Venue, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
     if (!venue) throw notFound('Venue', id);
     return venue;
   }
@@ -104,7 +105,7 @@ export class VenueService {
     const errors: FieldError[] = [];
     if (args.type !== undefined && !(VENUE_TYPES as readonly string[]).includes(args.type)) errors.push({ field: 'type', message: `type is one of ${VENUE_TYPES.join(', ')}` });
     if (errors.length) throw validationError(errors);
-    const where: Record<string, unknown> = { deletedAt: null };
+    const where: Record<string, unknown> = {};
     if (args.type) where.type = args.type;
     if (args.location) where.address = { $ilike: `%${args.location.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
     const orderBy = { createdAt: 'desc', id: 'asc' } as const;

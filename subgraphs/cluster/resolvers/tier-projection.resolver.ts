@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Access, Caller } from '../../../core/auth/access';
 import { Principal } from '../../../core/auth/principal';
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { LocaleArgs } from '../../../core/i18n';
 import { PageType } from '../../../core/pagination';
 import { ClusterContext } from '../context';

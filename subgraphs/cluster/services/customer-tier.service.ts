@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, notFound, validationError } from '../../../core/errors';
 import { PublishedEvent } from '../../../core/events/outbox-event';
 import { isRecordId } from '../../../core/ids';
@@ -64,7 +65,7 @@ export class CustomerTierService {
         const current = await em.findOne(TierProjection, { memberId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (current?.tierId === tier.id) return current;
         const fromTierId = current?.tierId ?? null;
-        const fromTier = fromTierId ? await em.findOne(Tier, { id: fromTierId }, { filters: { live: false } }) : null;
+        const fromTier = fromTierId ? await em.findOne(Tier, { id: fromTierId }, INCLUDING_DELETED) : null;
         const projection = current ?? em.create(TierProjection, { memberId, tierId: tier.id });
         projection.tierId = tier.id;
         projection.tierEndAt = null;

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../../core/events/outbox-event';
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { Tier } from '../entities/tier';
 import { TierChangeType, TierHistory } from '../entities/tier-history';
 import { CLUSTER } from '../contract';

@@ -1,4 +1,4 @@
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { isRecordId } from '../../../core/ids';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';

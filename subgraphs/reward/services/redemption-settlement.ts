@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { REWARD, RewardClaimed } from '../contract';

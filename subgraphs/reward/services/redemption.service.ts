@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
 import { Redemption } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';

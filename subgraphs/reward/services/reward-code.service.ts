@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { INCLUDING_DELETED } from '../../../core/catalog/catalog-entity';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, badRequest, forbidden, notFound, unauthenticated, validationError } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { isRecordId } from '../../../core/ids';
