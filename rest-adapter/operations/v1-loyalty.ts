@@ -1,7 +1,5 @@
 /** The GraphQL documents behind the /api/v1 loyalty routes; CI validates each against the supergraph. */
 
-const LEDGER_ENTRY = 'id memberId actionType amount note balanceAfter createdAt';
-
 const CLAIM_FIELDS = 'id code memberId rewardCatalogId qrCode status expiredAt createdAt';
 const CATALOG_FIELDS = `id name_en name_th name_cn description_en description_th description_cn imageUrl isActive status tierCondition tierRequirement
   redeemRule { pointUsage } reward { type imageUrl stock stockType deletedAt }`;
@@ -10,18 +8,6 @@ const TIER_NAMES = 'tierNames: tiers(limit: 100, includeInActive: true) { data {
 const TIER_FIELDS = 'id level name_en name_th name_cn requirement { purchaseAmountHit } benefit { name_en name_th name_cn }';
 
 export const V1_LOYALTY_OPERATIONS = {
-  V1PointBalance: `query V1PointBalance($id: ID!) { member(id: $id) { id pointBalance }
-    earned: pointBalance(memberId: $id, format: earn) { pointAmount }
-    redeemed: pointBalance(memberId: $id, format: burn) { pointAmount }
-    expiration: nextPointExpiration(memberId: $id) { points expiresAt } }`,
-  V1PointHistory: `query V1PointHistory($id: ID!, $page: Int, $limit: Int, $startDate: String, $endDate: String, $actionType: PointActionType) {
-    member(id: $id) { id }
-    history: memberPointHistory(memberId: $id, page: $page, limit: $limit, startDate: $startDate, endDate: $endDate, actionType: $actionType) {
-      meta { page limit total } data { ${LEDGER_ENTRY} } } }`,
-  V1AwardPoints: `mutation V1AwardPoints($input: PointAwardInput!, $idempotencyKey: String) {
-    awardPoints(input: $input, idempotencyKey: $idempotencyKey) { ${LEDGER_ENTRY} } }`,
-  V1BatchAwardPoints: `mutation V1BatchAwardPoints($input: PointBatchAwardInput!, $idempotencyKey: String) {
-    awardPointsBatch(input: $input, idempotencyKey: $idempotencyKey) { processed failed results { memberId success transactionId error { code message } } } }`,
   V1Rewards: `query V1Rewards($page: Int, $limit: Int, $rewardType: RewardType, $eligibleTierId: String, $pointUsageMin: Float, $pointUsageMax: Float, $available: Boolean) {
     rewards: rewardCatalogs(page: $page, limit: $limit, rewardType: $rewardType, eligibleTierId: $eligibleTierId, pointUsageMin: $pointUsageMin, pointUsageMax: $pointUsageMax, available: $available) {
       meta { page limit total } data { ${CATALOG_FIELDS} } }

@@ -1,7 +1,7 @@
 import { FieldError, validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
 import { declaredFailure } from '../../core/rest/failures';
-import { customerIdOf } from './points';
+import { customerIdOf } from '../../core/rest/path-ids';
 
 const STATUSES = ['available', 'used', 'expired'];
 

@@ -1,5 +1,6 @@
-import { isISO8601, isUUID } from 'class-validator';
-import { FieldError, validationError } from '../../core/errors';
+import { isISO8601 } from 'class-validator';
+import { FieldError, validationError } from '../../../core/errors';
+import { customerIdOf } from '../../../core/rest/path-ids';
 
 /** The v1 transaction types (Part 3, points transaction) → the point ledger's action types. */
 const ACTION_TYPES: Record<string, string> = { earned: 'EARN', redeemed: 'SPEND', expired: 'EXPIRE' };
@@ -30,12 +31,6 @@ export interface BalanceRecord {
 
 /** v1 points are whole: rounded toward zero, so a sign never changes what is rounded away. */
 const whole = (points: number | string | null | undefined): number => Math.trunc(Number(points ?? 0)) || 0;
-
-/** The path's customer id; one that is no id at all is the route's 404 (a 400 only on `id`). */
-export function customerIdOf(params: Record<string, string>): string {
-  if (!isUUID(params.id)) throw validationError([{ field: 'id', message: 'id is a customer id' }]);
-  return params.id;
-}
 
 /** `{customer_id, balance, lifetime_earned, lifetime_redeemed, pending_expiration}` (camelCase here). */
 export function pointBalanceOf({ member, earned, redeemed, expiration }: BalanceRecord): Record<string, unknown> {

@@ -1,10 +1,8 @@
-import { validationError } from '../../core/errors';
-import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
-import { declaredFailure } from '../../core/rest/failures';
-import { customerIdOf } from './points';
-
-/** The most rows of one batch award (the point domain's MAX_BATCH_AWARDS; docs/decisions.md). */
-export const MAX_BATCH_AWARDS = 1_000;
+import { validationError } from '../../../core/errors';
+import type { V1PlatformFailure, V1RouteFailure } from '../../../core/rest/route';
+import { declaredFailure } from '../../../core/rest/failures';
+import { customerIdOf } from '../../../core/rest/path-ids';
+import { MAX_BATCH_AWARDS } from '../types/award.types';
 
 /** The award operation's variables: the path's customer, the body's fields, `metadata` as the caller spelled its keys. */
 export function awardVariables(params: Record<string, string>, body: Record<string, unknown>, rawBody: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -32,10 +30,13 @@ export function batchAwardVariables(body: Record<string, unknown>): Record<strin
   return { input: { awards: rows } };
 }
 
-/** The point domain's row field `memberId` as the v1 caller spells it (`awards[2].customer_id`). */
+/**
+ * The point domain's row field `memberId` as the v1 caller spells it (`awards[2].customer_id`): in the field
+ * errors' fields and in their messages, which name the field.
+ */
 function answerBatchAwardFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
   if (failure.status !== 400 || !failure.fieldErrors?.length) return undefined;
-  const fieldErrors = failure.fieldErrors.map(({ field, message }) => ({ field: field.replace(/\.memberId$/, '.customerId'), message: message.replace(/memberId/g, 'customer_id') }));
+  const fieldErrors = failure.fieldErrors.map(({ field, message }) => ({ field: field.replace(/\.memberId$/, '.customerId'), message: message.replaceAll('memberId', 'customer_id') }));
   return { status: 400, code: 'VALIDATION_ERROR', message: failure.message, fieldErrors };
 }
 

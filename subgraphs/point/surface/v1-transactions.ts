@@ -1,5 +1,6 @@
 import { isISO8601, isUUID } from 'class-validator';
-import { FieldError, validationError } from '../../core/errors';
+import { FieldError, validationError } from '../../../core/errors';
+import { customerIdOf, pathIdOf } from '../../../core/rest/path-ids';
 
 /** A purchase as the point subgraph answers it. */
 export interface PurchaseRecord {
@@ -36,10 +37,7 @@ const STATUSES: Record<string, string> = { completed: 'COMPLETED', partially_ref
 const whole = (points: number | null | undefined): number => Math.trunc(Number(points ?? 0)) || 0;
 
 /** The path's transaction id; one that is no id at all is the route's 404 (a 400 only on `id`). */
-export function transactionIdOf(params: Record<string, string>): string {
-  if (!isUUID(params.id)) throw validationError([{ field: 'id', message: 'id is a transaction id' }]);
-  return params.id;
-}
+export const transactionIdOf = (params: Record<string, string>): string => pathIdOf(params, 'transaction');
 
 /**
  * A purchase as a v1 transaction (camelCase here): the contract's `{id, customer_id, amount, store_id,
@@ -90,6 +88,5 @@ export function transactionListVariables(query: Record<string, unknown>): Record
 
 /** The interactions query's variables: the path's customer, `type`, `date_from`, `date_to`, `page`, `limit` (checked by the subgraph). */
 export function interactionVariables(params: Record<string, string>, query: Record<string, unknown>): Record<string, unknown> {
-  if (!isUUID(params.id)) throw validationError([{ field: 'id', message: 'id is a customer id' }]);
-  return { id: params.id, page: query.page, limit: query.limit, type: query.type, dateFrom: query.dateFrom, dateTo: query.dateTo };
+  return { id: customerIdOf(params), page: query.page, limit: query.limit, type: query.type, dateFrom: query.dateFrom, dateTo: query.dateTo };
 }

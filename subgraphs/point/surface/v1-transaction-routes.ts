@@ -1,19 +1,19 @@
-import { LegacyRoute } from './legacy';
-import { V1_BASE } from '../../core/rest/route';
-import { dateQuery, id, oneOf, ref, string } from '../../core/rest/json-schema';
-import { InteractionRecord, interactionOf, interactionVariables, PurchaseRecord, transactionIdOf, transactionListVariables, transactionOf } from '../v1/transactions';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { dateQuery, id, oneOf, ref, string } from '../../../core/rest/json-schema';
+import { InteractionRecord, interactionOf, interactionVariables, PurchaseRecord, transactionIdOf, transactionListVariables, transactionOf } from './v1-transactions';
 
 const BASE = `${V1_BASE}/transactions`;
+const PURCHASE = 'id memberId amount storeId category externalId occurredAt status pointsEarned refundedAmount pointsReversed pointsUnrecovered createdAt';
 
 /**
  * Contract section 5, transactions (purchases), and Part 3's customer interactions. Recording and
  * refunding need `write` (customer tokens 403); a customer token reads its own interactions.
  */
-export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
+export const V1_TRANSACTION_ROUTES: Route[] = [
   {
     method: 'post',
     path: BASE,
-    operation: 'V1RecordTransaction',
+    document: `mutation V1RecordTransaction($input: RecordPurchaseInput!, $idempotencyKey: String) { recordPurchase(input: $input, idempotencyKey: $idempotencyKey) { ${PURCHASE} } }`,
     envelope: 'v1',
     status: 201,
     idempotent: true,
@@ -27,7 +27,8 @@ export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/:id/refund`,
-    operation: 'V1RefundTransaction',
+    document: `mutation V1RefundTransaction($id: ID!, $input: RefundPurchaseInput, $idempotencyKey: String) {
+    refundPurchase(id: $id, input: $input, idempotencyKey: $idempotencyKey) { ${PURCHASE} } }`,
     envelope: 'v1',
     idempotent: true,
     notFound: 'TRANSACTION_NOT_FOUND',
@@ -41,7 +42,9 @@ export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BASE,
-    operation: 'V1Transactions',
+    document: `query V1Transactions($page: Int, $limit: Int, $customerId: ID, $status: PurchaseStatus, $storeId: String, $dateFrom: String, $dateTo: String) {
+    purchases(page: $page, limit: $limit, customerId: $customerId, status: $status, storeId: $storeId, dateFrom: $dateFrom, dateTo: $dateTo) {
+      meta { page limit total } data { ${PURCHASE} } } }`,
     envelope: 'v1List',
     doc: {
       summary: 'Transactions, newest purchase first',
@@ -60,7 +63,7 @@ export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id`,
-    operation: 'V1Transaction',
+    document: `query V1Transaction($id: ID!) { purchase(id: $id) { ${PURCHASE} } }`,
     envelope: 'v1',
     notFound: 'TRANSACTION_NOT_FOUND',
     doc: { summary: 'One transaction', response: ref('Transaction') },
@@ -70,7 +73,10 @@ export const V1_TRANSACTION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${V1_BASE}/customers/:id/interactions`,
-    operation: 'V1CustomerInteractions',
+    document: `query V1CustomerInteractions($id: ID!, $page: Int, $limit: Int, $type: String, $dateFrom: String, $dateTo: String) {
+    member(id: $id) { id }
+    interactions: memberInteractions(memberId: $id, page: $page, limit: $limit, type: $type, dateFrom: $dateFrom, dateTo: $dateTo) {
+      meta { page limit total } data { id type channel description amount pointsEarned createdAt } } }`,
     envelope: 'v1List',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
