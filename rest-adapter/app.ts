@@ -25,7 +25,7 @@ import { answerV1Failure, isV1Path, v1Body, V1FailureContext, v1ListBody } from 
 import { v1ErrorBody, v1ErrorOf } from './v1/errors';
 import { v1OpenApi } from './v1/openapi';
 import { idempotencyKeyOf } from './v1/idempotency';
-import { NOTIFICATION_EVENTS_PATH, notificationEventStream } from './notification-events';
+import { eventStream } from './event-stream';
 import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
 import { OAUTH_REGISTRATION_PATH, OAUTH_SIGN_IN_PATHS, oauthRouter } from './oauth/router';
 import { discardUploads, serveFiles, uploadHandler } from './uploads';
@@ -40,8 +40,8 @@ export interface RestAppOptions {
   rateLimiter: CallerRateLimiter;
   /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
   gateway?: OperationExecutor;
-  /** What it serves: every domain's routes and v1 components (subgraphs/registry.ts `platformSurface`). */
-  surface: Pick<Required<DomainSurface>, 'routes' | 'components'>;
+  /** What it serves: every domain's routes, v1 components and event streams (subgraphs/registry.ts `platformSurface`). */
+  surface: Pick<Required<DomainSurface>, 'routes' | 'components'> & Pick<DomainSurface, 'streams'>;
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;
@@ -92,7 +92,9 @@ export function createRestApp(options: RestAppOptions): Express {
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
   app.use(oauthRouter(config, gateway));
   const { heartbeatSeconds, maxOpen } = config.streams;
-  app.get(NOTIFICATION_EVENTS_PATH, requireToken, notificationEventStream({ apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger, internal }));
+  for (const stream of options.surface.streams ?? []) {
+    app.get(stream.path, requireToken, eventStream(stream, { apiSchema: options.apiSchema, gatewayUrl: config.gatewayUrl, heartbeatSeconds, maxOpen, logger, internal }));
+  }
   for (const route of options.surface.routes) {
     if (route.upload && !route.public && !route.authorize) throw new Error(`Route ${route.method.toUpperCase()} ${route.path} takes uploads but declares no authorize`);
     if (isV1Route(route) && (route.upload || route.authorize || !isV1Path(route.path))) {

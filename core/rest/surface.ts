@@ -1,4 +1,5 @@
 import { Route } from './route';
+import { EventStream } from './event-stream';
 import { JsonSchema } from './json-schema';
 
 /**
@@ -19,20 +20,23 @@ export type PublicEventLookup = <T = Record<string, any>>(document: string, vari
 
 /**
  * A domain's outside, declared in `subgraphs/<domain>/surface/`: its REST routes (Part 1–2 and v1), the v1
- * resources they answer (OpenAPI components, by name) and its public events. The registry merges every
- * domain's (subgraphs/registry.ts `platformSurface`).
+ * resources they answer (OpenAPI components, by name), its public events and its live event streams. The
+ * registry merges every domain's (subgraphs/registry.ts `platformSurface`).
  */
 export interface DomainSurface {
   routes: readonly Route[];
   components?: Readonly<Record<string, JsonSchema>>;
   publicEvents?: readonly PublicEvent[];
+  /** Served before every route. */
+  streams?: readonly EventStream[];
 }
 
-/** Every domain's surface as one: routes in registry order, components and public events by name, each name once. */
+/** Every domain's surface as one: routes and streams in registry order, components and public events by name, each name once. */
 export function mergeSurfaces(surfaces: readonly DomainSurface[]): Required<DomainSurface> {
   const routes = surfaces.flatMap((surface) => surface.routes);
   const components: Record<string, JsonSchema> = {};
   const publicEvents = surfaces.flatMap((surface) => surface.publicEvents ?? []);
+  const streams = surfaces.flatMap((surface) => surface.streams ?? []);
   const once = (kind: string, names: string[]) => {
     const seen = new Set<string>();
     for (const name of names) {
@@ -40,14 +44,14 @@ export function mergeSurfaces(surfaces: readonly DomainSurface[]): Required<Doma
       seen.add(name);
     }
   };
-  once('route', routes.map((route) => `${route.method.toUpperCase()} ${route.path}`));
+  once('route', [...streams.map((stream) => `GET ${stream.path}`), ...routes.map((route) => `${route.method.toUpperCase()} ${route.path}`)]);
   once('component', surfaces.flatMap((surface) => Object.keys(surface.components ?? {})));
   once('public event', publicEvents.map((event) => event.type));
   once('public event of', publicEvents.map((event) => event.internal));
   for (const surface of surfaces) Object.assign(components, surface.components);
   const shadowed = routes.flatMap((later, index) => routes.slice(0, index).filter((earlier) => shadows(earlier, later)).map((earlier) => `${earlier.path} before ${later.path}`));
   if (shadowed.length > 0) throw new Error(`Routes served before others that they would answer: ${shadowed.join('; ')}`);
-  return { routes, components, publicEvents };
+  return { routes, components, publicEvents, streams };
 }
 
 /** Whether `earlier` answers every request `later` would (`/x/:id` before `/x/stats`): express serves the first match. */

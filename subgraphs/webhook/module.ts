@@ -10,6 +10,7 @@ import { pruneDeliveries } from './services/delivery-worker';
 import { fanOutEvent, WEBHOOK_FAN_OUT_EVENTS, WEBHOOK_FAN_OUT_QUEUE } from './services/fan-out';
 import { parseWebhookSettings, WebhookSettings } from './settings';
 import { WebhookDeps, webhookDeps } from './webhook-deps';
+import { WEBHOOK_SURFACE } from './surface';
 
 /** Webhook: partners' endpoints for the platform's events, signed deliveries with retries, the delivery log and redelivery. */
 export const webhookModule = defineModule<WebhookSettings, WebhookDeps, ReturnType<typeof webhookServices>>({
@@ -22,6 +23,7 @@ export const webhookModule = defineModule<WebhookSettings, WebhookDeps, ReturnTy
   settings: parseWebhookSettings,
   environment: ['WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_TARGETS', 'WEBHOOK_RETENTION_DAYS', 'WEBHOOK_CONCURRENCY'],
   deps: webhookDeps,
+  surface: WEBHOOK_SURFACE,
   onStart: async ({ deps }) => deps.worker.start(),
   consumers: [{ queue: WEBHOOK_FAN_OUT_QUEUE, events: WEBHOOK_FAN_OUT_EVENTS, apply: fanOutEvent }],
   jobs: [

@@ -1,15 +1,18 @@
-import { LegacyRoute } from './legacy';
-import { V1_BASE } from '../../core/rest/route';
-import { conflictOnField, notFoundByField } from '../../core/rest/failures';
-import { V1_CATEGORIES, V1_CHANNELS, V1_PRIORITIES } from '../../subgraphs/notification/entities/v1-notification';
-import { HHMM } from '../../subgraphs/notification/services/notification-preference.service';
-import { MAX_CUSTOMER_IDS, MAX_URL } from '../../subgraphs/notification/services/v1-notification.service';
-import { MAX_BODY, MAX_TITLE, MAX_VARIABLES, NAME, VARIABLE } from '../../subgraphs/notification/services/v1-template.service';
-import { arrayOf, boolean, id, integer, matching, NOT_BLANK, nullable, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { conflictOnField, notFoundByField } from '../../../core/rest/failures';
+import { arrayOf, id, integer, matching, NOT_BLANK, nullable, object, oneOf, string, timestamp } from '../../../core/rest/json-schema';
+import { V1_CATEGORIES, V1_CHANNELS, V1_PRIORITIES } from '../entities/v1-notification';
+import { MAX_CUSTOMER_IDS, MAX_URL } from '../services/v1-notification.service';
+import { MAX_BODY, MAX_TITLE, MAX_VARIABLES, NAME, VARIABLE } from '../services/v1-template.service';
 
 const BASE = `${V1_BASE}/notifications`;
 const CHANNELS = V1_CHANNELS;
 const CATEGORIES = V1_CATEGORIES;
+
+const NOTIFICATION_FIELDS = `id title body image actionUrl channel priority category templateName segmentId status totalRecipients delivered failed skipped opened clicked note
+  createdAt sentAt completedAt scheduledAt`;
+const SENT_FIELDS = 'notificationId status totalRecipients scheduledAt';
+const TEMPLATE_FIELDS = 'id name title body channel variables createdAt updatedAt';
 
 const NOTIFICATION = object(
   {
@@ -65,16 +68,6 @@ const TEMPLATE = object(
   { id: id(), name: string(), title: string(), body: string(), channel: oneOf(...CHANNELS), variables: arrayOf(string()), created_at: timestamp(), updated_at: timestamp() },
   ['id', 'name', 'title', 'body', 'channel', 'variables', 'created_at'],
 );
-const PREFERENCES = object(
-  {
-    customer_id: id(),
-    channels: object({ chatapp: boolean(), sms: boolean(), email: boolean() }),
-    categories: object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }),
-    quiet_hours: object({ enabled: boolean(), start: string({ description: 'HH:MM' }), end: string({ description: 'HH:MM' }), timezone: nullable(string({ description: 'IANA zone; null: UTC' })) }),
-    updated_at: nullable(timestamp()),
-  },
-  ['customer_id', 'channels', 'categories', 'quiet_hours'],
-);
 /** The template's variables are the caller's own names: passed as sent, not camel-cased. */
 const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBody?: Record<string, unknown> }) => ({
   input: { ...body, ...(rawBody?.variables !== undefined ? { variables: rawBody.variables } : {}) },
@@ -82,15 +75,14 @@ const sendVariables = ({ body, rawBody }: { body: Record<string, unknown>; rawBo
 
 /**
  * Part 3 notifications (CONTRACT-v1 section 5): sends need `write` and notification:manage (marketing,
- * admin) and answer 202 at once; staff read with notification:read; a customer reads and changes its
- * own preferences (staff with notification:read read them; only admins change them for a customer).
- * The tracked link is public.
+ * admin) and answer 202 at once; staff read with notification:read. The tracked link is public.
  */
-export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
+export const V1_NOTIFICATION_ROUTES: Route[] = [
   {
     method: 'post',
     path: `${BASE}/send`,
-    operation: 'V1SendNotification',
+    document: `mutation V1SendNotification($input: SendNotificationInput!, $idempotencyKey: String) {
+    sendNotification(input: $input, idempotencyKey: $idempotencyKey) { ${SENT_FIELDS} } }`,
     envelope: 'v1',
     status: 202,
     idempotent: true,
@@ -106,7 +98,8 @@ export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/send-to-segment`,
-    operation: 'V1SendNotificationToSegment',
+    document: `mutation V1SendNotificationToSegment($input: SendNotificationInput!, $idempotencyKey: String) {
+    sendNotificationToSegment(input: $input, idempotencyKey: $idempotencyKey) { ${SENT_FIELDS} } }`,
     envelope: 'v1',
     status: 202,
     idempotent: true,
@@ -122,7 +115,8 @@ export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BASE,
-    operation: 'V1Notifications',
+    document: `query V1Notifications($status: String, $channel: String, $dateFrom: String, $dateTo: String, $page: Int, $limit: Int) {
+    v1Notifications(status: $status, channel: $channel, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, limit: $limit) { meta { page limit total } data { ${NOTIFICATION_FIELDS} } } }`,
     envelope: 'v1List',
     doc: {
       summary: 'Notifications, newest first, with their counters',
@@ -133,14 +127,14 @@ export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/templates`,
-    operation: 'V1NotificationTemplates',
+    document: `query V1NotificationTemplates($page: Int, $limit: Int) { v1NotificationTemplates(page: $page, limit: $limit) { meta { page limit total } data { ${TEMPLATE_FIELDS} } } }`,
     envelope: 'v1List',
     doc: { summary: 'Notification templates by name', response: TEMPLATE },
   },
   {
     method: 'post',
     path: `${BASE}/templates`,
-    operation: 'V1CreateNotificationTemplate',
+    document: `mutation V1CreateNotificationTemplate($input: CreateV1TemplateInput!) { createV1NotificationTemplate(input: $input) { ${TEMPLATE_FIELDS} } }`,
     envelope: 'v1',
     status: 201,
     v1Failure: conflictOnField('DUPLICATE'),
@@ -162,7 +156,7 @@ export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/track/:deliveryId`,
-    operation: 'V1TrackNotificationClick',
+    document: `mutation V1TrackNotificationClick($deliveryId: ID!, $signature: String!) { trackNotificationClick(deliveryId: $deliveryId, signature: $signature) }`,
     envelope: 'v1',
     public: true,
     notFound: 'NOTIFICATION_NOT_FOUND',
@@ -173,47 +167,9 @@ export const V1_NOTIFICATION_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id`,
-    operation: 'V1Notification',
+    document: `query V1Notification($id: ID!) { v1Notification(id: $id) { ${NOTIFICATION_FIELDS} } }`,
     envelope: 'v1',
     notFound: 'NOTIFICATION_NOT_FOUND',
     doc: { summary: 'One notification with its delivery counters', response: NOTIFICATION },
-  },
-  {
-    method: 'get',
-    path: `${V1_BASE}/customers/:id/notifications/preferences`,
-    operation: 'V1NotificationPreferences',
-    envelope: 'v1',
-    customer: { param: 'id' },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params }) => ({ customerId: params.id }),
-    doc: { summary: "A customer's notification preferences (the defaults until changed)", response: PREFERENCES },
-  },
-  {
-    method: 'patch',
-    path: `${V1_BASE}/customers/:id/notifications/preferences`,
-    operation: 'V1UpdateNotificationPreferences',
-    envelope: 'v1',
-    customer: { param: 'id' },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params, body }) => ({ customerId: params.id, input: body }),
-    doc: {
-      summary: "Changes some notification preferences (the customer itself, or an admin on the customer's request); absent keys stay",
-      body: object(
-        {
-          channels: nullable(object({ chatapp: boolean(), sms: boolean(), email: boolean() }, [], { additionalProperties: false })),
-          categories: nullable(object({ promotions: boolean(), loyalty: boolean(), transactions: boolean(), campaigns: boolean() }, [], { additionalProperties: false })),
-          quiet_hours: nullable(
-            object(
-              { enabled: boolean(), start: matching(HHMM, { description: 'HH:MM' }), end: matching(HHMM, { description: 'HH:MM' }), timezone: nullable(string({ maxLength: 64, description: 'IANA time zone; null: UTC' })) },
-              [],
-              { additionalProperties: false },
-            ),
-          ),
-        },
-        [],
-        { description: 'A key left out (or a group null) stays as it is' },
-      ),
-      response: PREFERENCES,
-    },
   },
 ];

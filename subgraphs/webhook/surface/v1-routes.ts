@@ -1,10 +1,12 @@
-import { LegacyRoute } from './legacy';
-import { V1_BASE } from '../../core/rest/route';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../subgraphs/webhook/event-types';
-import { MAX_URL, SECRET } from '../../subgraphs/webhook/services/webhook.service';
-import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../../../core/rest/json-schema';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../event-types';
+import { MAX_URL, SECRET } from '../services/webhook.service';
 
 const BASE = `${V1_BASE}/webhooks`;
+
+const WEBHOOK_FIELDS = 'id url events secret active status createdAt updatedAt';
+const DELIVERY_FIELDS = 'id eventId eventType status attempts lastStatusCode lastError nextAttemptAt createdAt deliveredAt';
 
 const WEBHOOK = object(
   {
@@ -38,11 +40,11 @@ const EVENTS = arrayOf(oneOf(ALL_EVENTS, ...WEBHOOK_EVENT_TYPES), { description:
 const URL = string({ format: 'uri', maxLength: MAX_URL, description: 'https, on a public host (http and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS)' });
 
 /** CONTRACT-v1 section 4, webhook management and the delivery log: admin scope, staff with webhook:manage (admin). */
-export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
+export const V1_WEBHOOK_ROUTES: Route[] = [
   {
     method: 'post',
     path: BASE,
-    operation: 'V1CreateWebhook',
+    document: `mutation V1CreateWebhook($input: CreateWebhookInput!) { createWebhook(input: $input) { ${WEBHOOK_FIELDS} } }`,
     envelope: 'v1',
     status: 201,
     scope: 'admin',
@@ -56,7 +58,7 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BASE,
-    operation: 'V1Webhooks',
+    document: `query V1Webhooks($page: Int, $limit: Int) { webhooks(page: $page, limit: $limit) { meta { page limit total } data { ${WEBHOOK_FIELDS} } } }`,
     envelope: 'v1List',
     scope: 'admin',
     doc: { summary: 'Webhooks, newest first', response: WEBHOOK },
@@ -64,7 +66,7 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id`,
-    operation: 'V1Webhook',
+    document: `query V1Webhook($id: ID!) { webhook(id: $id) { ${WEBHOOK_FIELDS} } }`,
     envelope: 'v1',
     scope: 'admin',
     notFound: 'WEBHOOK_NOT_FOUND',
@@ -73,7 +75,7 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${BASE}/:id`,
-    operation: 'V1UpdateWebhook',
+    document: `mutation V1UpdateWebhook($id: ID!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${WEBHOOK_FIELDS} } }`,
     envelope: 'v1',
     scope: 'admin',
     notFound: 'WEBHOOK_NOT_FOUND',
@@ -86,7 +88,7 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'delete',
     path: `${BASE}/:id`,
-    operation: 'V1DeleteWebhook',
+    document: `mutation V1DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }`,
     envelope: 'v1',
     status: 204,
     scope: 'admin',
@@ -96,7 +98,8 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id/deliveries`,
-    operation: 'V1WebhookDeliveries',
+    document: `query V1WebhookDeliveries($webhookId: ID!, $status: String, $page: Int, $limit: Int) {
+    webhookDeliveries(webhookId: $webhookId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${DELIVERY_FIELDS} } } }`,
     envelope: 'v1List',
     scope: 'admin',
     notFound: 'WEBHOOK_NOT_FOUND',
@@ -106,7 +109,7 @@ export const V1_WEBHOOK_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/:id/deliveries/:delivery_id/redeliver`,
-    operation: 'V1RedeliverWebhookDelivery',
+    document: `mutation V1RedeliverWebhookDelivery($webhookId: ID!, $deliveryId: ID!) { redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { ${DELIVERY_FIELDS} } }`,
     envelope: 'v1',
     status: 202,
     scope: 'admin',
