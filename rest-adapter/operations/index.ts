@@ -3,7 +3,6 @@ import { CLUSTER_OPERATIONS } from './cluster';
 import { NOTIFICATION_OPERATIONS } from './notification';
 import { MAIL_TEMPLATE_OPERATIONS } from './notification-mail-templates';
 import { POINT_OPERATIONS } from './point';
-import { REWARD_OPERATIONS } from './reward';
 import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
 import { V1_LOYALTY_OPERATIONS } from './v1-loyalty';
 import { V1_AUTH_OPERATIONS } from './v1-auth';
@@ -32,7 +31,6 @@ export const OPERATIONS: Record<string, string> = byName(
   AUTH_OPERATIONS,
   POINT_OPERATIONS,
   CLUSTER_OPERATIONS,
-  REWARD_OPERATIONS,
   NOTIFICATION_OPERATIONS,
   MAIL_TEMPLATE_OPERATIONS,
   V1_CUSTOMER_OPERATIONS,
