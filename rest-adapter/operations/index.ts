@@ -1,5 +1,4 @@
 import { AUTH_OPERATIONS } from './auth';
-import { CLUSTER_OPERATIONS } from './cluster';
 import { NOTIFICATION_OPERATIONS } from './notification';
 import { MAIL_TEMPLATE_OPERATIONS } from './notification-mail-templates';
 import { POINT_OPERATIONS } from './point';
@@ -30,7 +29,6 @@ function byName(...groups: Array<Record<string, string>>): Record<string, string
 export const OPERATIONS: Record<string, string> = byName(
   AUTH_OPERATIONS,
   POINT_OPERATIONS,
-  CLUSTER_OPERATIONS,
   NOTIFICATION_OPERATIONS,
   MAIL_TEMPLATE_OPERATIONS,
   V1_CUSTOMER_OPERATIONS,

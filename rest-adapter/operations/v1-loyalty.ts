@@ -2,8 +2,6 @@
 
 const LEDGER_ENTRY = 'id memberId actionType amount note balanceAfter createdAt';
 
-const TIER_FIELDS = 'id level name_en name_th name_cn requirement { purchaseAmountHit } benefit { name_en name_th name_cn }';
-
 export const V1_LOYALTY_OPERATIONS = {
   V1PointBalance: `query V1PointBalance($id: ID!) { member(id: $id) { id pointBalance }
     earned: pointBalance(memberId: $id, format: earn) { pointAmount }
@@ -17,6 +15,4 @@ export const V1_LOYALTY_OPERATIONS = {
     awardPoints(input: $input, idempotencyKey: $idempotencyKey) { ${LEDGER_ENTRY} } }`,
   V1BatchAwardPoints: `mutation V1BatchAwardPoints($input: PointBatchAwardInput!, $idempotencyKey: String) {
     awardPointsBatch(input: $input, idempotencyKey: $idempotencyKey) { processed failed results { memberId success transactionId error { code message } } } }`,
-  V1Tiers: `query V1Tiers($page: Int, $limit: Int) { tiers(page: $page, limit: $limit) { meta { page limit total } data { ${TIER_FIELDS} } } }`,
-  V1Tier: `query V1Tier($id: ID!) { tier(id: $id) { ${TIER_FIELDS} } }`,
 };

@@ -2,7 +2,6 @@ import { Route } from '../../core/rest/route';
 import { OPERATIONS } from '../operations';
 import { LegacyRoute } from './legacy';
 import { AUTH_ROUTES } from './auth';
-import { CLUSTER_ROUTES } from './cluster';
 import { NOTIFICATION_ROUTES } from './notification';
 import { MAIL_TEMPLATE_ROUTES } from './notification-mail-templates';
 import { POINT_ROUTES } from './point';
@@ -17,7 +16,7 @@ import { V1_ANALYTICS_ROUTES } from './v1-analytics';
 import { V1_NOTIFICATION_ROUTES } from './v1-notifications';
 
 /** The REST routes not yet in a domain's surface, by domain. */
-const LEGACY: LegacyRoute[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...CLUSTER_ROUTES, ...NOTIFICATION_ROUTES, ...MAIL_TEMPLATE_ROUTES, ...V1_CUSTOMER_ROUTES, ...V1_LOYALTY_ROUTES, ...V1_AUTH_ROUTES, ...V1_TRANSACTION_ROUTES, ...V1_WEBHOOK_ROUTES, ...V1_BOOKING_ROUTES, ...V1_CAMPAIGN_ROUTES, ...V1_NOTIFICATION_ROUTES, ...V1_ANALYTICS_ROUTES];
+const LEGACY: LegacyRoute[] = [...AUTH_ROUTES, ...POINT_ROUTES, ...NOTIFICATION_ROUTES, ...MAIL_TEMPLATE_ROUTES, ...V1_CUSTOMER_ROUTES, ...V1_LOYALTY_ROUTES, ...V1_AUTH_ROUTES, ...V1_TRANSACTION_ROUTES, ...V1_WEBHOOK_ROUTES, ...V1_BOOKING_ROUTES, ...V1_CAMPAIGN_ROUTES, ...V1_NOTIFICATION_ROUTES, ...V1_ANALYTICS_ROUTES];
 
 /** Them with their documents, as the registry merges them with the domains' surfaces. */
 export const LEGACY_ROUTES: Route[] = LEGACY.map(({ operation, ...route }) => {

@@ -3,7 +3,6 @@ import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf 
 import { V1_BASE } from '../../core/rest/route';
 import { dateQuery, oneOf, ref } from '../../core/rest/json-schema';
 import { MAX_BATCH_AWARDS } from '../v1/awards';
-import { tierOf } from '../v1/rewards';
 import { BalanceRecord, customerIdOf, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from '../v1/points';
 
 const BASE = `${V1_BASE}/customers/:id/points`;
@@ -69,25 +68,5 @@ export const V1_LOYALTY_ROUTES: LegacyRoute[] = [
     variables: ({ body }) => batchAwardVariables(body),
     payload: ({ awardPointsBatch }) => batchOutcomeOf(awardPointsBatch),
     v1Failure: batchAwardFailure,
-  },
-  {
-    method: 'get',
-    path: `${V1_BASE}/tiers`,
-    operation: 'V1Tiers',
-    envelope: 'v1List',
-    doc: { summary: 'Membership tiers', response: ref('Tier') },
-    customer: 'self',
-    payload: ({ tiers }) => ({ ...tiers, data: tiers.data.map(tierOf) }),
-  },
-  {
-    method: 'get',
-    path: `${V1_BASE}/tiers/:id`,
-    operation: 'V1Tier',
-    envelope: 'v1',
-    doc: { summary: 'One tier', response: ref('Tier') },
-    customer: 'self',
-    notFound: 'TIER_NOT_FOUND',
-    variables: ({ params }) => ({ id: params.id }),
-    payload: ({ tier }) => tierOf(tier),
   },
 ];
