@@ -1,8 +1,8 @@
 import { AppError } from '../../core/errors';
-import { claimFailure } from '../../rest-adapter/v1/claims';
+import { claimFailure } from '../../subgraphs/reward/surface/v1-claims';
 import { v1ErrorOf } from '../../rest-adapter/v1/errors';
 import { idempotencyKeyOf } from '../../rest-adapter/v1/idempotency';
-import { rewardOf } from '../../rest-adapter/v1/rewards';
+import { rewardOf } from '../../subgraphs/reward/surface/v1-rewards';
 import { batchAwardFailure, batchAwardVariables } from '../../subgraphs/point/surface/v1-awards';
 import { MAX_BATCH_AWARDS } from '../../subgraphs/point/types/award.types';
 
@@ -52,8 +52,8 @@ describe('claim failures', () => {
   });
 
   it('tells a missing customer from a missing reward, and leaves other failures alone', () => {
-    expect(claimFailure({ status: 404, message: 'Member not found' })?.code).toBe('CUSTOMER_NOT_FOUND');
-    expect(claimFailure({ status: 404, message: 'Reward catalog not found' })?.code).toBe('REWARD_NOT_FOUND');
+    expect(claimFailure({ status: 404, message: 'Member not found', entity: 'Member' })?.code).toBe('CUSTOMER_NOT_FOUND');
+    expect(claimFailure({ status: 404, message: 'Reward catalog not found', entity: 'Reward catalog' })?.code).toBe('REWARD_NOT_FOUND');
     expect(claimFailure({ status: 400, message: 'bad', fieldErrors: [{ field: 'id', message: 'id' }] })).toBeUndefined();
     expect(claimFailure({ status: 409, message: 'reused' })).toBeUndefined();
   });

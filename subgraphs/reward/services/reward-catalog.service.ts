@@ -13,11 +13,13 @@ import { STATUS_SQL } from './catalog-status';
 
 const SORT_COLUMNS = { createdAt: 'c.created_at', pointUsage: 'c.point_usage' } as const;
 const SEARCHED = DESCRIBED.flatMap((name) => LOCALES.map((language) => `c.${name}_${language}`));
+/** What its errors call a reward catalog (`Reward catalog not found`: the entity of its 404s). */
+export const REWARD_CATALOG = 'Reward catalog';
 
 /** Reward catalogs: localized CRUD with soft delete, the rules between their fields, and the list's filters. */
 export class RewardCatalogService extends CatalogService<RewardCatalog> {
   constructor(em: EntityManager) {
-    super(em, { entity: RewardCatalog, label: 'Reward catalog', localized: DESCRIBED, orderBy: { createdAt: 'desc', id: 'asc' } });
+    super(em, { entity: RewardCatalog, label: REWARD_CATALOG, localized: DESCRIBED, orderBy: { createdAt: 'desc', id: 'asc' } });
   }
 
   /** One SQL query over the catalogs joined to their rewards (status and stores need the reward), and one count. */

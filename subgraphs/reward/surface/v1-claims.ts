@@ -1,9 +1,13 @@
-import { FieldError, validationError } from '../../core/errors';
-import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
-import { declaredFailure } from '../../core/rest/failures';
-import { customerIdOf } from '../../core/rest/path-ids';
+import { FieldError, validationError } from '../../../core/errors';
+import { notFoundCode, type V1PlatformFailure, type V1RouteFailure } from '../../../core/rest/route';
+import { declaredFailure } from '../../../core/rest/failures';
+import { customerIdOf } from '../../../core/rest/path-ids';
+import { RewardCodeStatus } from '../entities/reward-code';
+import { REWARD_CATALOG } from '../services/reward-catalog.service';
+import { RedeemRefusal } from '../types/redemption.types';
 
-const STATUSES = ['available', 'used', 'expired'];
+/** v1 claim `status` = the reward code's status in lower case. */
+export const CLAIM_STATUSES = Object.values(RewardCodeStatus).map((status) => status.toLowerCase());
 
 /** A reward code as the v1 operations select it. */
 export interface CodeRecord {
@@ -69,7 +73,7 @@ export function claimVariables(params: Record<string, string>, body: Record<stri
 }
 
 /** The redemption saga's refusals (reward subgraph RewardRedeemRefusal) → the v1 business rule codes. */
-const RULE_BY_REFUSAL: Record<string, string> = {
+const RULE_BY_REFUSAL: Record<RedeemRefusal, string> = {
   NOT_ENOUGH_POINTS: 'INSUFFICIENT_POINTS',
   OUT_OF_STOCK: 'OUT_OF_STOCK',
   INACTIVE: 'NOT_ELIGIBLE',
@@ -87,15 +91,16 @@ const CLAIM_RULES = {
 };
 const PRECEDENCE = Object.keys(CLAIM_RULES);
 
+/** A claim's 404 by what was not found: the customer, else the reward (the catalog `reward_id` names). */
+const CLAIM_NOT_FOUND = { [REWARD_CATALOG]: 'REWARD_NOT_FOUND', Member: 'CUSTOMER_NOT_FOUND' };
+
 /**
  * The claim routes' own failures: a refusal is 422 with its rule's code and every reason in the
  * message; a 404 names the customer or the reward it concerns.
  */
 function answerClaimFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
-  if (failure.status === 404 && !failure.fieldErrors?.length) {
-    return { status: 404, code: /^Member\b/.test(failure.message) ? 'CUSTOMER_NOT_FOUND' : 'REWARD_NOT_FOUND', message: failure.message };
-  }
-  const reasons = (failure.data as { reasons?: Array<{ code: string; message: string }> } | undefined)?.reasons;
+  if (failure.status === 404 && !failure.fieldErrors?.length) return { status: 404, code: notFoundCode(CLAIM_NOT_FOUND, failure.entity), message: failure.message };
+  const reasons = (failure.data as { reasons?: Array<{ code: RedeemRefusal; message: string }> } | undefined)?.reasons;
   if (failure.status !== 400 || !reasons?.length) return undefined;
   const rules = reasons.map((reason) => RULE_BY_REFUSAL[reason.code] ?? 'NOT_ELIGIBLE');
   const code = PRECEDENCE.find((rule) => rules.includes(rule)) ?? 'NOT_ELIGIBLE';
@@ -109,7 +114,7 @@ export function customerRewardsVariables(params: Record<string, string>, query: 
   const id = customerIdOf(params);
   const variables: Record<string, unknown> = { id, page: query.page, limit: query.limit };
   if (query.status !== undefined) {
-    if (typeof query.status !== 'string' || !STATUSES.includes(query.status)) throw validationError([{ field: 'status', message: `status is one of ${STATUSES.join(', ')}` }]);
+    if (typeof query.status !== 'string' || !CLAIM_STATUSES.includes(query.status)) throw validationError([{ field: 'status', message: `status is one of ${CLAIM_STATUSES.join(', ')}` }]);
     variables.status = query.status.toUpperCase();
   }
   return variables;

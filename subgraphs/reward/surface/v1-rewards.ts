@@ -1,24 +1,19 @@
-import { FieldError, validationError } from '../../core/errors';
+import { FieldError, validationError } from '../../../core/errors';
+import { LocalizedName, v1Name, whole } from '../../../core/rest/v1-values';
+import { RewardType } from '../entities/reward';
 
 /** v1 `category` = the reward's type in lower case (contract section 5). */
-const CATEGORIES = ['voucher', 'point', 'product', 'other'];
+const CATEGORIES = Object.values(RewardType).map((type) => type.toLowerCase());
 
-interface TierRecord {
+/** A tier as the v1 reward operations name it, for `tier_required`. */
+export interface TierName extends LocalizedName {
   id: string;
   level: number;
-  name_en: string | null;
-  name_th: string | null;
-  name_cn: string | null;
-  requirement?: { purchaseAmountHit: number | null } | null;
-  benefit?: Array<{ name_en: string | null; name_th: string | null; name_cn: string | null }>;
 }
 
 /** A reward catalog as the v1 operations select it. */
-export interface CatalogRecord {
+export interface CatalogRecord extends LocalizedName {
   id: string;
-  name_en: string | null;
-  name_th: string | null;
-  name_cn: string | null;
   description_en: string | null;
   description_th: string | null;
   description_cn: string | null;
@@ -31,38 +26,24 @@ export interface CatalogRecord {
   reward: { type: string; imageUrl: string | null; stock: number; stockType: string; deletedAt: string | null } | null;
 }
 
-const nameOf = (record: { name_en: string | null; name_th: string | null; name_cn: string | null }): string | null => record.name_en ?? record.name_th ?? record.name_cn;
-const whole = (value: number | string | null | undefined): number => Math.trunc(Number(value ?? 0)) || 0;
-
 /**
  * A reward catalog as a v1 reward: `points_required` its price, `tier_required` the name of the
  * lowest tier its INCLUDE condition names (null without a condition or with EXCLUDE), `category` the
  * reward's type, `stock` null for INFINITE stock, `available` active, in its window and in stock.
  */
-export function rewardOf(catalog: CatalogRecord, tiers: TierRecord[]): Record<string, unknown> {
+export function rewardOf(catalog: CatalogRecord, tiers: TierName[]): Record<string, unknown> {
   const required = catalog.tierCondition === 'INCLUDE' ? tiers.filter((tier) => catalog.tierRequirement.includes(tier.id)).sort((a, b) => a.level - b.level)[0] : undefined;
   const reward = catalog.reward;
   return {
     id: catalog.id,
-    name: nameOf(catalog),
+    name: v1Name(catalog),
     description: catalog.description_en ?? catalog.description_th ?? catalog.description_cn,
     category: reward ? reward.type.toLowerCase() : null,
     pointsRequired: whole(catalog.redeemRule.pointUsage),
-    tierRequired: required ? nameOf(required) : null,
+    tierRequired: required ? v1Name(required) : null,
     image: catalog.imageUrl ?? reward?.imageUrl ?? null,
     available: catalog.isActive && catalog.status === 'ACTIVE',
     stock: !reward || reward.deletedAt ? 0 : reward.stockType === 'INFINITE' ? null : reward.stock,
-  };
-}
-
-/** A cluster tier as a v1 tier: `points_threshold` what reaches it (its requirement), `benefits` their names. */
-export function tierOf(tier: TierRecord): Record<string, unknown> {
-  return {
-    id: tier.id,
-    name: nameOf(tier),
-    level: tier.level,
-    pointsThreshold: whole(tier.requirement?.purchaseAmountHit),
-    benefits: (tier.benefit ?? []).map(nameOf).filter((name): name is string => !!name),
   };
 }
 
