@@ -8,7 +8,7 @@ import { listen, RunningServer } from '../core/http';
 import { createLogger } from '../core/logger';
 import { readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
-import { OPERATIONS } from '../rest-adapter/operations';
+import { routeDocument } from '../test/support/route-documents';
 import { startBenchTarget } from './target';
 
 /**
@@ -101,12 +101,12 @@ async function seedMember(gateway: OperationExecutor, authorization: string): Pr
     if (answer.errors?.length || !answer.data) throw new Error(`seeding failed: ${JSON.stringify(answer.errors)}`);
     return answer.data as Record<string, { id: string }>;
   };
-  const { createTier: tier } = await run(OPERATIONS.CreateTier, {
+  const { createTier: tier } = await run(routeDocument('CreateTier'), {
     input: { name_en: 'Bench Gold', description_en: 'Assigned to the benchmark member', requirement: { purchaseAmountHit: 1_000_000 } },
   });
-  const { createMemberDirect: member } = await run(OPERATIONS.CreateMemberDirect, { input: { name: 'Bench Member', phoneNumber: '0800000001' } });
-  await run(OPERATIONS.EarnPoints, { input: { memberId: member.id, amount: 250.5 }, idempotencyKey: randomUUID() });
-  await run(OPERATIONS.AssignTier, { input: { memberId: member.id, tierId: tier.id } });
+  const { createMemberDirect: member } = await run(routeDocument('CreateMemberDirect'), { input: { name: 'Bench Member', phoneNumber: '0800000001' } });
+  await run(routeDocument('EarnPoints'), { input: { memberId: member.id, amount: 250.5 }, idempotencyKey: randomUUID() });
+  await run(routeDocument('AssignTier'), { input: { memberId: member.id, tierId: tier.id } });
   return member.id;
 }
 
@@ -235,11 +235,11 @@ async function main(): Promise<void> {
 
   const memberId = await seedMember(platform.executors.gateway, authorization);
   const queries: Query[] = [
-    { name: 'CurrentStaff (auth)', body: JSON.stringify({ query: OPERATIONS.CurrentStaff, operationName: 'CurrentStaff' }) },
+    { name: 'CurrentStaff (auth)', body: JSON.stringify({ query: routeDocument('CurrentStaff'), operationName: 'CurrentStaff' }) },
     {
       name: 'Member (auth+point+cluster)',
       body: JSON.stringify({
-        query: OPERATIONS.Member,
+        query: routeDocument('Member'),
         operationName: 'Member',
         variables: { id: memberId, includePointBalance: true, includeTier: true, locale: 'en' },
       }),

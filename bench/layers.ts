@@ -5,10 +5,10 @@ import { openModuleOrm } from '../core/module';
 import { createLogger } from '../core/logger';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { createRestApp } from '../rest-adapter/app';
-import { OPERATIONS } from '../rest-adapter/operations';
 import { Staff } from '../subgraphs/auth/entities/staff';
 import { moduleNamed, platformSurface } from '../subgraphs/registry';
 import { STAFF_SELECT, startBenchTarget } from './target';
+import { routeDocument } from '../test/support/route-documents';
 
 /**
  * `npm run bench:layers`: where the time of GET /auth/api/staffs/me goes, layer by layer, in one
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const orm = await openModuleOrm(moduleNamed('auth')!, platform.databaseUrl);
   const liveStaffById = new RowLookup(Staff, 'id', { live: true });
   const caller = { authorization: `Bearer ${token}`, requestId: 'bench-layers' };
-  const currentStaff = OPERATIONS.CurrentStaff;
+  const currentStaff = routeDocument('CurrentStaff');
   // The REST adapter alone: the same app, its gateway answering what the real one answered.
   const answer = await platform.executors.gateway({ query: currentStaff }, caller);
   const adapterAlone = await listen(

@@ -54,7 +54,7 @@ function identityOf(error: { extensions?: Record<string, unknown> }): Pick<V1Pla
 }
 
 /** Whether the gateway answers: the adapter's health and, without a database of its own, its readiness. */
-const HEALTH = 'query Health { health { ok } }';
+export const HEALTH = 'query Health { health { ok } }';
 
 /** The REST adapter: each documented path runs one gateway operation and answers in the spec's envelope. */
 export function createRestApp(options: RestAppOptions): Express {

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { operationProtection } from '../gateway/operation-limits';
 import { OPERATIONS } from '../rest-adapter/operations';
+import { ENGINE_OPERATIONS } from '../rest-adapter/engine-operations';
 import { isV1Route, operationNameOf } from '../core/rest/route';
 import { v1OpenApi } from '../rest-adapter/v1/openapi';
 import { openApiProblems } from './openapi-check';
@@ -18,7 +19,7 @@ import { dockerCompose } from './docker-compose';
  * writes docker-compose.yml from the registry.
  * `npm run schema:check` (CI): fails when the committed files differ from what the code produces,
  * when the registry is inconsistent (names, ports), when composition fails, or when a REST operation
- * (a route's, a stream's, or one a domain runs on the gateway) does not validate against the supergraph or breaks the
+ * (a route's, a stream's, one of the adapter's engine, or one a domain runs on the gateway) does not validate against the supergraph or breaks the
  * gateway's operation limits, or when the v1 OpenAPI description (schema/openapi-v1.json, from the
  * route table) is not valid OpenAPI 3.1.
  */
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
     const domainOperations = MODULES.flatMap((module) => Object.entries(module.supergraphOperations ?? {}).map(([name, document]) => [`${module.contract.name} ${name}`, document]));
     const routeOperations = surface.routes.map((route) => [`${route.method.toUpperCase()} ${route.path} ${operationNameOf(route.document)}`, route.document]);
     const streamOperations = surface.streams.map((stream) => [`GET ${stream.path} ${operationNameOf(stream.document)}`, stream.document]);
-    for (const [name, document] of [...Object.entries(OPERATIONS), ...routeOperations, ...streamOperations, ...domainOperations]) {
+    const engineOperations = Object.entries(ENGINE_OPERATIONS).map(([name, document]) => [`engine ${name}`, document]);
+    for (const [name, document] of [...Object.entries(OPERATIONS), ...engineOperations, ...routeOperations, ...streamOperations, ...domainOperations]) {
       try {
         for (const error of validate(apiSchema, parse(document, protection.parseOptions), rules)) problems.push(`operation ${name}: ${error.message}`);
       } catch (error) {

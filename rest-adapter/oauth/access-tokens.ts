@@ -5,7 +5,7 @@ import { AccessTokens } from '../../core/auth/jwt';
 import { OAUTH_ACCESS_TOKEN_PREFIX, REST_ADAPTER_PRINCIPAL } from '../../core/auth/oauth';
 import { ServiceIdentity } from '../../core/auth/service-identity';
 import { OperationExecutor } from '../../core/graphql-http';
-import { OPERATIONS } from '../operations';
+import { OAUTH_OPERATIONS } from './operations';
 
 /**
  * How long an exchange is reused. A revoked token stops working at once all the same: the platform token
@@ -42,7 +42,7 @@ export class OAuthAccessTokenCredentials {
       let known = this.exchanged.get(hash);
       if (!known || known.until <= Date.now()) {
         const result = TOKEN.test(bearer)
-          ? await this.gateway({ query: OPERATIONS.ExchangeOAuthAccessToken, variables: { accessToken: bearer } }, { authorization: await this.identity.authorization(), requestId: res.locals.requestId })
+          ? await this.gateway({ query: OAUTH_OPERATIONS.ExchangeOAuthAccessToken, variables: { accessToken: bearer } }, { authorization: await this.identity.authorization(), requestId: res.locals.requestId })
           : undefined;
         const answer = (result?.data as { exchangeOAuthAccessToken?: { accessToken?: string; expiresIn?: number } } | undefined)?.exchangeOAuthAccessToken;
         const reuse = Math.min(REUSE_MS, Math.max(0, ((answer?.expiresIn ?? 0) - 5) * 1000));

@@ -4,7 +4,7 @@ import { API_SCOPES } from '../../core/auth/scopes';
 import { Config } from '../../core/config';
 import { FieldError } from '../../core/errors';
 import { GraphqlAnswer, OperationExecutor } from '../../core/graphql-http';
-import { OPERATIONS } from '../operations';
+import { OAUTH_OPERATIONS } from './operations';
 import { answerInsufficientScope, answerInvalidToken } from '../v1/errors';
 import { scopesOf } from '../v1/scopes';
 import { CsrfTokens } from './csrf';
@@ -96,7 +96,7 @@ export function oauthRouter(config: Config, gateway: OperationExecutor): Router 
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 64 });
   const json = express.json({ limit: '64kb' });
   const run = (_req: Request, res: Response, operation: string, variables: Record<string, unknown>, authorization?: string) =>
-    gateway({ query: OPERATIONS[operation], variables }, { authorization, requestId: res.locals.requestId });
+    gateway({ query: OAUTH_OPERATIONS[operation], variables }, { authorization, requestId: res.locals.requestId });
   const handle =
     (handler: (req: Request, res: Response) => Promise<void>): RequestHandler =>
     (req, res, next) =>

@@ -1,10 +1,6 @@
-import { AUTH_OPERATIONS } from './auth';
-import { OAUTH_OPERATIONS } from './oauth';
 import { V1_ANALYTICS_OPERATIONS } from './v1-analytics';
-import { V1_AUTH_OPERATIONS } from './v1-auth';
 import { V1_BOOKING_OPERATIONS } from './v1-bookings';
 import { V1_CAMPAIGN_OPERATIONS } from './v1-campaigns';
-import { V1_CUSTOMER_OPERATIONS } from './v1-customers';
 
 /** The groups merged by name; a name given twice throws at load, where a spread would let one replace the other. */
 function byName(...groups: Array<Record<string, string>>): Record<string, string> {
@@ -20,11 +16,7 @@ function byName(...groups: Array<Record<string, string>>): Record<string, string
 
 /** Every operation the REST adapter runs, by name. */
 export const OPERATIONS: Record<string, string> = byName(
-  AUTH_OPERATIONS,
-  OAUTH_OPERATIONS,
   V1_ANALYTICS_OPERATIONS,
-  V1_AUTH_OPERATIONS,
   V1_BOOKING_OPERATIONS,
   V1_CAMPAIGN_OPERATIONS,
-  V1_CUSTOMER_OPERATIONS,
 );

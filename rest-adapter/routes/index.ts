@@ -1,15 +1,12 @@
 import { Route } from '../../core/rest/route';
 import { OPERATIONS } from '../operations';
 import { LegacyRoute } from './legacy';
-import { AUTH_ROUTES } from './auth';
 import { V1_ANALYTICS_ROUTES } from './v1-analytics';
-import { V1_AUTH_ROUTES } from './v1-auth';
 import { V1_BOOKING_ROUTES } from './v1-bookings';
 import { V1_CAMPAIGN_ROUTES } from './v1-campaigns';
-import { V1_CUSTOMER_ROUTES } from './v1-customers';
 
 /** The REST routes not yet in a domain's surface, by domain. */
-const LEGACY: LegacyRoute[] = [...AUTH_ROUTES, ...V1_ANALYTICS_ROUTES, ...V1_AUTH_ROUTES, ...V1_BOOKING_ROUTES, ...V1_CAMPAIGN_ROUTES, ...V1_CUSTOMER_ROUTES];
+const LEGACY: LegacyRoute[] = [...V1_ANALYTICS_ROUTES, ...V1_BOOKING_ROUTES, ...V1_CAMPAIGN_ROUTES];
 
 /** Them with their documents, as the registry merges them with the domains' surfaces. */
 export const LEGACY_ROUTES: Route[] = LEGACY.map(({ operation, ...route }) => {

@@ -11,7 +11,7 @@ const API_KEY = /^lpk_[A-Za-z0-9_-]{8,512}$/;
 const REUSE_MS = 60_000;
 const KEPT = 10_000;
 
-const EXCHANGE = 'mutation ExchangeApiKey($apiKey: String!) { exchangeApiKey(apiKey: $apiKey) { accessToken expiresIn } }';
+export const API_KEY_EXCHANGE = 'mutation ExchangeApiKey($apiKey: String!) { exchangeApiKey(apiKey: $apiKey) { accessToken expiresIn } }';
 
 /**
  * API keys on /api/v1 (contract section 2): `Authorization: Bearer lpk_...` or `X-API-Key: lpk_...`.
@@ -30,7 +30,7 @@ export function apiKeyCredential(gateway: OperationExecutor): RequestHandler {
       const hash = createHash('sha256').update(apiKey).digest('hex');
       let known = exchanged.get(hash);
       if (!known || known.until <= Date.now()) {
-        const result = API_KEY.test(apiKey) ? await gateway({ query: EXCHANGE, variables: { apiKey } }, { requestId: res.locals.requestId }) : undefined;
+        const result = API_KEY.test(apiKey) ? await gateway({ query: API_KEY_EXCHANGE, variables: { apiKey } }, { requestId: res.locals.requestId }) : undefined;
         const token = (result?.data as { exchangeApiKey?: { accessToken?: string } } | undefined)?.exchangeApiKey?.accessToken;
         known = { authorization: token ? `Bearer ${token}` : undefined, until: Date.now() + REUSE_MS };
         // An outage is neither a token nor a refusal: the request answers 503 rather than go on unauthenticated.

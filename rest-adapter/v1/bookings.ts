@@ -1,7 +1,7 @@
 import { validationError } from '../../core/errors';
 import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
 import { declaredFailure } from '../../core/rest/failures';
-import { customerOf, MemberRecord } from './customers';
+import { customerOf, MemberRecord } from '../../core/rest/customer';
 
 /** A booking as the booking subgraph answers it. */
 export interface BookingRecord {

@@ -5,7 +5,7 @@ import { Member, MemberStatus } from '../entities/member';
 
 type CustomerProfile = CustomerUpdated['customer'];
 
-/** The member as the v1 customer events show it (the v1 spelling, as rest-adapter/v1/customers.ts reads members). */
+/** The member as the v1 customer events show it (the v1 spelling, as core/rest/customer.ts reads members). */
 export function customerProfileOf(member: Member): CustomerProfile {
   const address = member.address;
   return {

@@ -5,7 +5,7 @@ const address = object({ street: nullable(string()), city: nullable(string()), p
 /** The body of a chat-app login or link, as the operations' variables: the provider's code, and the app it is for. */
 export const CHATAPP_CODE_BODY = { code: 'code', app_id: 'appId' };
 
-/** The v1 resources of customers, chat-app logins and interactions, as the routes answer them (snake_case). */
+/** The v1 resources of customers and chat-app logins, as the routes answer them (snake_case). */
 export const AUTH_COMPONENTS: Record<string, JsonSchema> = {
   Customer: object(
     {
@@ -45,14 +45,5 @@ export const AUTH_COMPONENTS: Record<string, JsonSchema> = {
     expires_in: integer(),
     refresh_token: string(),
     user: record({ id: id(), openid: nullable(string()), unionid: nullable(string()), nickname: nullable(string()), avatar: nullable(string()) }),
-  }),
-  Interaction: record({
-    id: id(),
-    type: oneOf('purchase', 'refund', 'booking', 'visit', 'click', 'campaign_joined'),
-    channel: oneOf('api', 'receipt', 'booking', 'campaign'),
-    description: string(),
-    amount: nullable(number()),
-    points_earned: integer({ description: 'negative for points a refund took back' }),
-    created_at: timestamp(),
   }),
 };

@@ -1,5 +1,8 @@
 import { DomainSurface } from '../../../core/rest/surface';
 import { AUTH_COMPONENTS } from './components';
+import { AUTH_ROUTES } from './routes';
+import { V1_AUTH_ROUTES } from './v1-auth-routes';
+import { V1_CUSTOMER_ROUTES } from './v1-customer-routes';
 
 /** The auth domain's outside: its REST routes, the v1 resources they answer and its public events. */
-export const AUTH_SURFACE: DomainSurface = { routes: [], components: AUTH_COMPONENTS };
+export const AUTH_SURFACE: DomainSurface = { routes: [...AUTH_ROUTES, ...V1_CUSTOMER_ROUTES, ...V1_AUTH_ROUTES], components: AUTH_COMPONENTS };

@@ -4,6 +4,9 @@ import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { PageArgs } from '../../../core/pagination';
 import { Gender, MemberStatus } from '../entities/member';
 
+/** The longest `tier` filter of a member list: a tier's id or name. */
+export const MAX_TIER_FILTER_LENGTH = 256;
+
 export const MemberSortBy = graphqlEnum('MemberSortBy', ['createdAt', 'updatedAt', 'name']);
 export type MemberSortBy = EnumValue<typeof MemberSortBy>;
 export const MemberSortOrder = graphqlEnum('MemberSortOrder', ['asc', 'desc']);
@@ -100,7 +103,7 @@ export class MemberListArgs extends PageArgs {
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(256)
+  @MaxLength(MAX_TIER_FILTER_LENGTH)
   tier?: string;
 
   @Field(() => MemberSortBy, { defaultValue: MemberSortBy.createdAt }) @IsEnum(MemberSortBy) sortBy: MemberSortBy = MemberSortBy.createdAt;

@@ -1,6 +1,6 @@
 import { JsonSchema, arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
 
-/** The v1 resources of points and purchase transactions, as the routes answer them (snake_case). */
+/** The v1 resources of points, purchase transactions and interactions, as the routes answer them (snake_case). */
 export const POINT_COMPONENTS: Record<string, JsonSchema> = {
   PointsTransaction: record({
     id: id(),
@@ -48,6 +48,15 @@ export const POINT_COMPONENTS: Record<string, JsonSchema> = {
     points_reversed: integer({ description: 'points the refunds took back' }),
     points_unrecovered: integer({ description: 'points the refunds could not take back (already spent)' }),
     occurred_at: timestamp(),
+    created_at: timestamp(),
+  }),
+  Interaction: record({
+    id: id(),
+    type: oneOf('purchase', 'refund', 'booking', 'visit', 'click', 'campaign_joined'),
+    channel: oneOf('api', 'receipt', 'booking', 'campaign'),
+    description: string(),
+    amount: nullable(number()),
+    points_earned: integer({ description: 'negative for points a refund took back' }),
     created_at: timestamp(),
   }),
 };

@@ -1,10 +1,12 @@
-import { LegacyRoute } from './legacy';
-import { CHATAPP_CODE_BODY } from '../../subgraphs/auth/surface/components';
-import { chatappLoginOf, MemberLoginRecord } from '../v1/auth';
-import { V1_BASE } from '../../core/rest/route';
-import { arrayOf, boolean, nullable, object, oneOf, ref, string, timestamp } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { arrayOf, boolean, nullable, object, oneOf, ref, string, timestamp } from '../../../core/rest/json-schema';
+import { CHATAPP_CODE_BODY } from './components';
+import { chatappLoginOf, MemberLoginRecord } from './v1-auth';
 
 const CLIENTS = `${V1_BASE}/oauth/clients`;
+
+/** An OAuth client as the operations select it. */
+const OAUTH_CLIENT_FIELDS = 'clientId clientName: name redirectUris grantTypes tokenEndpointAuthMethod scopes active createdAt disabledAt';
 
 const OAUTH_CLIENT = object(
   {
@@ -33,11 +35,12 @@ const clientOf = ({ scopes, ...client }: OAuthClientRecord) => ({ ...client, sco
  * Spec Part 3, chat-app login for mini programs: public, a refused code is 401 `INVALID_CODE`. And the
  * OAuth clients' administration (admin scope, `oauth-client:manage`): list, disable, delete, rotate.
  */
-export const V1_AUTH_ROUTES: LegacyRoute[] = [
+export const V1_AUTH_ROUTES: Route[] = [
   {
     method: 'post',
     path: `${V1_BASE}/auth/chatapp/login`,
-    operation: 'V1ChatappLogin',
+    document: `mutation V1ChatappLogin($code: String!, $appId: String) {
+      chatappLogin(code: $code, appId: $appId) { accessToken refreshToken member { id openId unionId nickName avatarUrl } } }`,
     envelope: 'v1',
     public: true,
     credential: true,
@@ -55,7 +58,7 @@ export const V1_AUTH_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: CLIENTS,
-    operation: 'V1OAuthClients',
+    document: `query V1OAuthClients($page: Int, $limit: Int) { oauthClients(page: $page, limit: $limit) { meta { page limit total } data { ${OAUTH_CLIENT_FIELDS} } } }`,
     envelope: 'v1List',
     scope: 'admin',
     doc: { summary: 'Every registered OAuth client, disabled ones included, newest first', response: OAUTH_CLIENT },
@@ -64,7 +67,8 @@ export const V1_AUTH_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${CLIENTS}/:client_id`,
-    operation: 'V1SetOAuthClientActive',
+    document: `mutation V1SetOAuthClientActive($clientId: String!, $active: Boolean!) {
+      setOAuthClientActive(clientId: $clientId, active: $active) { ${OAUTH_CLIENT_FIELDS} } }`,
     envelope: 'v1',
     scope: 'admin',
     notFound: 'OAUTH_CLIENT_NOT_FOUND',
@@ -79,7 +83,7 @@ export const V1_AUTH_ROUTES: LegacyRoute[] = [
   {
     method: 'delete',
     path: `${CLIENTS}/:client_id`,
-    operation: 'V1DeleteOAuthClient',
+    document: 'mutation V1DeleteOAuthClient($clientId: String!) { deleteOAuthClient(clientId: $clientId) }',
     envelope: 'v1',
     status: 204,
     scope: 'admin',
@@ -90,7 +94,7 @@ export const V1_AUTH_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${CLIENTS}/:client_id/rotate-secret`,
-    operation: 'V1RotateOAuthClientSecret',
+    document: 'mutation V1RotateOAuthClientSecret($clientId: String!) { rotateOAuthClientSecret(clientId: $clientId) { clientId clientSecret } }',
     envelope: 'v1',
     credential: true,
     scope: 'admin',

@@ -1,11 +1,15 @@
-import { LegacyRoute } from './legacy';
-import { CHATAPP_CODE_BODY } from '../../subgraphs/auth/surface/components';
-import { validationError } from '../../core/errors';
-import { isRecordId } from '../../core/ids';
-import { customerIncludes, customerListVariables, customerOf, LIST_INCLUDES, MemberRecord, segmentOf } from '../v1/customers';
-import { V1_BASE } from '../../core/rest/route';
-import { conflictOnField, notFoundByField } from '../../core/rest/failures';
-import { arrayOf, dateQuery, oneOf, ref, string } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { CUSTOMER_FIELDS, customerOf, MemberRecord } from '../../../core/rest/customer';
+import { conflictOnField } from '../../../core/rest/failures';
+import { dateQuery, oneOf, ref, string } from '../../../core/rest/json-schema';
+import { CHATAPP_CODE_BODY } from './components';
+import { customerIncludes, customerListVariables, LIST_INCLUDES } from './v1-customers';
+
+/** `include=rewards`: the member's newest 100 reward codes (claims) with their reward's names. */
+const REWARDS = `rewardCodes(page: 1, limit: 100) @include(if: $includeRewards) { data { id status reward { id name_en name_th name_cn } } }`;
+
+/** `include=campaigns`: the member's newest 100 participations with their campaigns (campaign subgraph). */
+const CAMPAIGNS = `campaignParticipations @include(if: $includeCampaigns) { id status joinedAt progress { current target percentage } campaign { id name type status } }`;
 
 const INCLUDE = string({ description: 'comma list of points, tier, rewards, campaigns' });
 
@@ -20,11 +24,14 @@ const includeFlags = (raw: unknown) => {
 };
 
 /** Spec Part 3, customers. `/me` before `/:id`. */
-export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
+export const V1_CUSTOMER_ROUTES: Route[] = [
   {
     method: 'get',
     path: BASE,
-    operation: 'V1Customers',
+    document: `query V1Customers($page: Int, $limit: Int, $search: String, $statusIn: [MemberStatus!], $createdFrom: String,
+      $createdTo: String, $sortBy: MemberSortBy, $sortOrder: MemberSortOrder, $tier: String) {
+      members(page: $page, limit: $limit, search: $search, statusIn: $statusIn, createdFrom: $createdFrom, createdTo: $createdTo,
+        sortBy: $sortBy, sortOrder: $sortOrder, tier: $tier) { meta { page limit total totalPages } data { ${CUSTOMER_FIELDS} } } }`,
     envelope: 'v1List',
     pageCounts: true,
     notFound: 'CUSTOMER_NOT_FOUND',
@@ -47,7 +54,10 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/me`,
-    operation: 'V1CurrentCustomer',
+    document: `query V1CurrentCustomer($includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) {
+      currentMember { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
+      earned: myPointBalance(format: earn) @include(if: $includePoints) { pointAmount }
+      redeemed: myPointBalance(format: burn) @include(if: $includePoints) { pointAmount } }`,
     envelope: 'v1',
     customer: 'self',
     notFound: 'CUSTOMER_NOT_FOUND',
@@ -58,7 +68,10 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id`,
-    operation: 'V1Customer',
+    document: `query V1Customer($id: ID!, $includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) {
+      member(id: $id) { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
+      earned: pointBalance(memberId: $id, format: earn) @include(if: $includePoints) { pointAmount }
+      redeemed: pointBalance(memberId: $id, format: burn) @include(if: $includePoints) { pointAmount } }`,
     envelope: 'v1',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
@@ -69,7 +82,8 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: BASE,
-    operation: 'V1CreateCustomer',
+    document: `mutation V1CreateCustomer($input: CreateCustomerInput!) {
+      createCustomer(input: $input) { member { ${CUSTOMER_FIELDS} } tier { id name_en name_th name_cn level } } }`,
     envelope: 'v1',
     // 200, as Part 3's table answers it (Part 3 wins over the contract's general 201 for creations).
     doc: { summary: 'Create a customer (in the lowest active tier; `chatapp.code` links the chat-app identity)', response: ref('Customer') },
@@ -81,7 +95,7 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${BASE}/:id`,
-    operation: 'V1UpdateCustomer',
+    document: `mutation V1UpdateCustomer($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(id: $id, input: $input) { ${CUSTOMER_FIELDS} } }`,
     envelope: 'v1',
     doc: { summary: 'Update a customer\'s profile (fields left out stay, null clears)', response: ref('Customer') },
     customer: { param: 'id' },
@@ -92,7 +106,7 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
   {
     method: 'delete',
     path: `${BASE}/:id`,
-    operation: 'V1DeleteCustomer',
+    document: 'mutation V1DeleteCustomer($id: ID!) { deleteCustomer(id: $id) { id deletedAt } }',
     envelope: 'v1',
     doc: { summary: 'Delete a customer: its personal data is erased, its sessions end, customer.deleted is sent (a second delete is 404)' },
     status: 204,
@@ -100,20 +114,10 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
   },
   {
-    // Both variants of Part 3: `tier` (a name, customers table) or `tier_id` (loyalty table); staff only.
-    method: 'patch',
-    path: `${BASE}/:id/tier`,
-    operation: 'V1ChangeCustomerTier',
-    envelope: 'v1',
-    doc: { summary: 'Change a customer\'s tier by name (`tier`) or id (`tier_id`), with the `reason` kept in its history', response: ref('Customer') },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    v1Failure: notFoundByField({ tier: 'TIER_NOT_FOUND', tierId: 'TIER_NOT_FOUND' }),
-    payload: ({ changeCustomerTier }) => customerOf(changeCustomerTier.member, new Set(['tier'])),
-  },
-  {
     method: 'post',
     path: `${BASE}/:id/chatapp/link`,
-    operation: 'V1LinkCustomerChatapp',
+    document: `mutation V1LinkCustomerChatapp($id: ID!, $code: String, $appId: String) {
+      linkCustomerChatapp(id: $id, code: $code, appId: $appId) { ${CUSTOMER_FIELDS} } }`,
     envelope: 'v1',
     doc: {
       summary: 'Link a chat-app identity to the customer',
@@ -127,21 +131,5 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
     unauthenticated: 'INVALID_CODE',
     variables: ({ params, body }) => ({ id: params.id, code: body.code, appId: body.appId }),
     payload: ({ linkCustomerChatapp }) => customerOf(linkCustomerChatapp, new Set()),
-  },
-  {
-    // Staff and keys with segment:read; a customer its own (contract section 2: `/customers/{own id}/...`).
-    method: 'get',
-    path: `${BASE}/:id/segments`,
-    operation: 'V1CustomerSegments',
-    envelope: 'v1',
-    customer: { param: 'id' },
-    doc: { summary: 'The segments a customer belongs to', response: arrayOf(ref('Segment')) },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    variables: ({ params }) => {
-      // Checked here: the segment query would name its own argument, not the path's id.
-      if (!isRecordId(params.id)) throw validationError([{ field: 'id', message: 'id is not a customer id' }]);
-      return { id: params.id };
-    },
-    payload: ({ memberSegments }) => memberSegments.map(segmentOf),
   },
 ];

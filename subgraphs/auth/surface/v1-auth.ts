@@ -1,4 +1,4 @@
-import { ACCESS_TOKEN_TTL_SECONDS } from '../../core/auth/jwt';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../../core/auth/jwt';
 
 /** What `chatappLogin` answers. */
 export interface MemberLoginRecord {

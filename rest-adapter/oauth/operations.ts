@@ -1,4 +1,4 @@
-/** The GraphQL documents behind the OAuth 2.0 endpoints (/oauth/*); CI validates each against the supergraph. */
+/** The GraphQL documents behind the OAuth 2.0 endpoints (/oauth/*); `npm run schema:check` validates each against the supergraph (ENGINE_OPERATIONS). */
 const OUTCOME = 'step redirectTo error errorDescription clientName scopes';
 const ERROR = 'error { status error errorDescription basic }';
 

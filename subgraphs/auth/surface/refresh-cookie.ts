@@ -1,4 +1,4 @@
-import { RequestFacts, ResponseCookies } from '../core/rest/route';
+import { RequestFacts, ResponseCookies } from '../../../core/rest/route';
 
 export const REFRESH_COOKIE = 'refreshToken';
 const REFRESH_COOKIE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
