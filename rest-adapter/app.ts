@@ -41,7 +41,7 @@ export interface RestAppOptions {
   /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
   gateway?: OperationExecutor;
   /** What it serves: every domain's routes and v1 components (subgraphs/registry.ts `platformSurface`). */
-  surface: Pick<Required<DomainSurface>, 'routes' | 'components'>;
+  surface: Pick<Required<DomainSurface>, 'routes' | 'components' | 'publicEvents'>;
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;

@@ -17,6 +17,7 @@ import { notificationDeps } from './notification-deps';
 import { applyAutomaticNotification, AUTOMATIC_NOTIFICATION_EVENTS, AUTOMATIC_NOTIFICATIONS_QUEUE } from './services/automatic-notifications';
 import { startTranslationWorker } from './services/translation-job';
 import { parseNotificationSettings } from './settings';
+import { NOTIFICATION_SURFACE } from './surface';
 
 /** Notification: in-app notifications of members (by hand, from templates, from the platform's events, translated) and their live stream, mail templates. */
 export const notificationModule = defineModule({
@@ -34,6 +35,7 @@ export const notificationModule = defineModule({
   ],
   deps: notificationDeps,
   supergraphOperations: NOTIFICATION_SUPERGRAPH_OPERATIONS,
+  surface: NOTIFICATION_SURFACE,
   onStart: async (context) => {
     await startTranslationWorker(context);
     context.deps.sender.start();
