@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The auth domain's contract: staff, members, roles, API keys and consents. Plain data, importable by any domain. */
@@ -20,7 +21,12 @@ export const AUTH = {
     marketing: ['member:read', 'member:manage', 'consent:manage', 'role:read'],
     tenant: ['member:read', 'role:read'],
   },
-  events: { memberProfileChanged: 'member.profile_changed', customerCreated: 'customer.created', customerUpdated: 'customer.updated', customerDeleted: 'customer.deleted' },
+  events: {
+    memberProfileChanged: event<MemberProfileChanged>('member.profile_changed'),
+    customerCreated: event<CustomerCreated>('customer.created'),
+    customerUpdated: event<CustomerUpdated>('customer.updated'),
+    customerDeleted: event<CustomerDeleted>('customer.deleted'),
+  },
 } as const satisfies DomainContract;
 
 /** `member.profile_changed`: every write of a member's profile (aggregate: the member). */

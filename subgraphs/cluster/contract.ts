@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The cluster domain's contract: tiers, badges, segments and interests. Plain data, importable by any domain. */
@@ -15,7 +16,7 @@ export const CLUSTER = {
     marketing: ['tier:read', 'tier:manage', 'badge:manage', 'segment:read', 'segment:manage'],
     tenant: ['tier:read'],
   },
-  events: { tierChanged: 'customer.tier_changed', badgeCompleted: 'badge.completed' },
+  events: { tierChanged: event<CustomerTierChanged>('customer.tier_changed'), badgeCompleted: event<BadgeCompleted>('badge.completed') },
 } as const satisfies DomainContract;
 
 /** `customer.tier_changed`: a member's tier moved (aggregate: the member). */
