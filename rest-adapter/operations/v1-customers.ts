@@ -22,7 +22,7 @@ export const V1_CUSTOMER_OPERATIONS = {
     earned: myPointBalance(format: earn) @include(if: $includePoints) { pointAmount }
     redeemed: myPointBalance(format: burn) @include(if: $includePoints) { pointAmount } }`,
   V1CreateCustomer: `mutation V1CreateCustomer($input: CreateCustomerInput!) {
-    createCustomer(input: $input) { member { ${CUSTOMER_FIELDS} } tier { id name_en name_th name_cn level } } }`,
+    createCustomer(input: $input) { member { ${CUSTOMER_FIELDS} } } }`,
   V1UpdateCustomer: `mutation V1UpdateCustomer($id: ID!, $input: UpdateCustomerInput!) { updateCustomer(id: $id, input: $input) { ${CUSTOMER_FIELDS} } }`,
   V1ChangeCustomerTier: `mutation V1ChangeCustomerTier($id: ID!, $input: ChangeCustomerTierInput!) {
     changeCustomerTier(id: $id, input: $input) { member { ${CUSTOMER_FIELDS} } } }`,

@@ -76,7 +76,7 @@ export const V1_CUSTOMER_ROUTES: LegacyRoute[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
     v1Failure: duplicate,
     // The tier the customer starts in is the one the creation read; the cluster places the customer there on customer.created.
-    payload: ({ createCustomer }) => customerOf({ ...createCustomer.member, tier: createCustomer.tier ?? createCustomer.member.tier }, new Set()),
+    payload: ({ createCustomer }) => customerOf(createCustomer.member, new Set()),
   },
   {
     method: 'patch',

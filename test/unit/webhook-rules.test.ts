@@ -199,6 +199,10 @@ describe('the event table', () => {
       await dataOf('customer.tier_changed', { memberId: 'm1', fromTierId: 'a', toTierId: 'b', changeType: 'upgrade', source: 'automatic', tierEndAt: null, snapshot: {}, historyId: 'h' }),
     ).toEqual({ customer_id: 'm1', from_tier_id: 'a', to_tier_id: 'b', change_type: 'upgrade', source: 'automatic', tier_end_at: null });
     const created = { customer: { id: 'm1', name: 'A', email: null, phone: null, tier: 'Silver', points_balance: 0, created_at: '2026-11-23T06:36:33Z' } };
+    const silverEntryTier: PublicEventLookup = async <T,>() => ({ entryTier: { name_en: 'Silver', name_th: null, name_cn: null } }) as T;
+    const payload = { memberId: 'm1', name: 'A', email: null, phone: null, createdAt: '2026-11-23T06:36:33.120Z', startsInEntryTier: true };
+    expect(await PUBLIC_EVENTS['customer.created'].data(payload, silverEntryTier)).toEqual(created);
+    // Written in Part 3's shape before the event carried auth's vocabulary: delivered as it was.
     expect(await dataOf('customer.created', created)).toEqual(created);
   });
 });

@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { ClientBase } from 'pg';
 import { payloadOf } from '../../../core/events/event-type';
 import { PublishedEvent } from '../../../core/events/outbox-event';
-import { AUTH } from '../../auth/contract';
+import { AUTH, customerCreatedOf, customerDeletedOf, customerUpdateOf } from '../../auth/contract';
 import { BOOKING } from '../../booking/contract';
 import { CAMPAIGN } from '../../campaign/contract';
 import { CLUSTER } from '../../cluster/contract';
@@ -150,37 +150,37 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
   const statement = new EventStatement(event);
   switch (event.type) {
     case AUTH.events.customerCreated: {
-      const { customer } = payloadOf(event, AUTH.events.customerCreated);
+      const created = customerCreatedOf(payloadOf(event, AUTH.events.customerCreated));
       statement.step(
         `insert into analytics.customer (customer_id, name, email, phone, profile_at, registered_at)
          select ?::uuid, ?, ?, ?, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set registered_at = excluded.registered_at, ${NEWER_PROFILE}`,
-        [customer.id, customer.name, customer.email, customer.phone, customer.created_at, customer.created_at],
+        [created.memberId, created.name, created.email, created.phone, created.createdAt, created.createdAt],
       );
       statement.step(
         `insert into analytics.day_total (day, registrations) select ?::date, 1 where exists (select 1 from fresh)
          on conflict (day) do update set registrations = day_total.registrations + 1`,
-        [utcDay(customer.created_at)],
+        [utcDay(created.createdAt)],
       );
       break;
     }
     case AUTH.events.customerUpdated: {
-      const { customer } = payloadOf(event, AUTH.events.customerUpdated);
+      const customer = customerUpdateOf(payloadOf(event, AUTH.events.customerUpdated));
       statement.step(
         `insert into analytics.customer (customer_id, name, email, phone, profile_at) select ?::uuid, ?, ?, ?, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set ${NEWER_PROFILE}`,
-        [customer.id, customer.name, customer.email, customer.phone, customer.updated_at],
+        [customer.id, customer.name, customer.email, customer.phone, customer.updatedAt],
       );
       break;
     }
     case AUTH.events.customerDeleted: {
       // The auth domain erases a deleted customer's personal data: so does the read model (the figures stay).
-      const deleted = payloadOf(event, AUTH.events.customerDeleted);
+      const deleted = customerDeletedOf(payloadOf(event, AUTH.events.customerDeleted));
       statement.step(
         `insert into analytics.customer (customer_id, deleted_at, profile_at) select ?::uuid, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set deleted_at = excluded.deleted_at, name = null, email = null, phone = null,
            profile_at = greatest(customer.profile_at, excluded.profile_at)`,
-        [deleted.customer_id, deleted.deleted_at, deleted.deleted_at],
+        [deleted.memberId, deleted.deletedAt, deleted.deletedAt],
       );
       break;
     }
