@@ -4,6 +4,7 @@ import { IsLocaleTag } from '../../core/validation';
 import { answerV1Failure, V1FailureContext } from '../../rest-adapter/v1/envelope';
 import { customerListVariables, segmentOf } from '../../rest-adapter/v1/customers';
 import { conflictOnField, notFoundByField } from '../../core/rest/failures';
+import { toV1 } from '../../core/rest/case';
 import { changedFields, customerProfileOf } from '../../subgraphs/auth/services/customer-events';
 import { Gender, Member, MemberStatus } from '../../subgraphs/auth/entities/member';
 
@@ -42,7 +43,7 @@ describe('customer.updated: what changed', () => {
   });
 
   it('shows the member in the v1 spelling', () => {
-    expect(customerProfileOf(member())).toEqual({
+    expect(toV1(customerProfileOf(member()))).toEqual({
       id: 'm1',
       name: 'Ann',
       email: 'ann@example.com',
