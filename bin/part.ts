@@ -7,7 +7,7 @@ import { DatabaseReadiness } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
-import { loadPlatformConfig, MODULES, moduleNamed, platformSurface } from '../subgraphs/registry';
+import { loadPlatformConfig, MODULES, moduleNamed, platformSurface, platformTables } from '../subgraphs/registry';
 
 const USAGE = `Usage: npm run start:part -- <part>   (one of: ${[...MODULES.map((module) => module.contract.name), 'gateway', 'rest'].join(', ')})`;
 
@@ -27,7 +27,7 @@ const part = process.argv[2];
 const domain = part ? moduleNamed(part) : undefined;
 if (domain) {
   runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>
-    startDomain(domain, config, databaseUrl, logger, MODULES.map((module) => module.contract)),
+    startDomain(domain, config, databaseUrl, logger, platformTables()),
   );
 } else if (part === 'gateway') {
   runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>

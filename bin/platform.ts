@@ -12,7 +12,7 @@ import { gatewayLink, gatewayOverHttp } from '../core/gateway-link';
 import { InternalCredential } from '../core/auth/internal-credential';
 import { OperationExecutor, RunningGraphqlServer } from '../core/graphql-http';
 import { startDomain } from '../core/module';
-import { MODULES, platformSurface } from '../subgraphs/registry';
+import { MODULES, platformSurface, platformTables } from '../subgraphs/registry';
 
 export interface RunningPlatform {
   restUrl: string;
@@ -39,14 +39,14 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   await waitForDatabase(database.url, logger('database'));
   // Every part verifies tokens: this process learns revocations before any of them serves.
   await credentialRevocations.start(database.url, logger('revocations'));
-  const contracts = MODULES.map((module) => module.contract);
+  const tables = platformTables();
   const domains: RunningGraphqlServer[] = [];
   const subgraphUrls: Record<string, string> = {};
   const localSubgraphs: Record<string, OperationExecutor> = {};
   // The domains start before the gateway: the link reaches it once it runs.
   const gatewayForDomains = gatewayLink(config);
   for (const module of MODULES) {
-    const domain = await startDomain(module, config, database.url, logger(module.contract.name), contracts, gatewayForDomains.execute);
+    const domain = await startDomain(module, config, database.url, logger(module.contract.name), tables, gatewayForDomains.execute);
     domains.push(domain);
     subgraphUrls[module.contract.name] = `http://127.0.0.1:${domain.port}/graphql`;
     localSubgraphs[module.contract.name] = domain.execute;

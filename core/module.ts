@@ -15,7 +15,7 @@ import { startOutboxRelay } from './events/outbox-relay';
 import { gatewayLink } from './gateway-link';
 import { OperationExecutor, RunningGraphqlServer } from './graphql-http';
 import { Logger } from './logger';
-import { DomainSurface } from './rest/surface';
+import { DomainSurface, PublicEvent } from './rest/surface';
 import { BuiltSubgraph, buildSubgraph, ReferenceResolvers } from './subgraph';
 import { startSubgraphServer, subgraphServing } from './subgraph-server';
 
@@ -41,7 +41,7 @@ export interface DomainContract {
   readonly events: Readonly<Record<string, string>>;
 }
 
-/** What a domain's `start` receives: its settings, its database and job queue, and every contract. */
+/** What a domain's `start` receives: its settings, its database and job queue, and every contract and public event. */
 export interface ModuleStart<Settings> {
   config: Config;
   settings: Settings;
@@ -51,6 +51,8 @@ export interface ModuleStart<Settings> {
   logger: Logger;
   /** Every domain's contract (the registry's), e.g. for auth to seed the roles' grants. */
   contracts: readonly DomainContract[];
+  /** Every domain's public events (the registry's merged surface), e.g. for the webhook domain to fan them out. */
+  publicEvents: readonly PublicEvent[];
   /** The gateway, for a domain that reads or writes another domain's data through the supergraph. */
   gateway: OperationExecutor;
 }
@@ -105,7 +107,8 @@ export interface DomainModule<Settings = unknown, Deps = unknown, Services = unk
   /** Runs when the domain stops, once its subgraph no longer serves (closing what `deps` opened). */
   onStop?: (context: DomainContext<Settings, Deps>) => Promise<void>;
   jobs?: ScheduledJob<Settings, Deps>[];
-  consumers?: EventConsumer[];
+  /** Its event consumers, or a function of its start (consumers whose events come from the registry). */
+  consumers?: EventConsumer[] | ((context: DomainContext<Settings, Deps>) => EventConsumer[]);
   /** The documents it runs on the gateway (`gateway` of its start), by name; `npm run schema:check` validates them. */
   supergraphOperations?: Readonly<Record<string, string>>;
   /** Its outside, from `subgraphs/<domain>/surface/`: REST routes, v1 components and public events. */
@@ -153,7 +156,7 @@ export async function startDomain(
   config: Config,
   databaseUrl: string,
   logger: Logger,
-  contracts: readonly DomainContract[],
+  { contracts, publicEvents }: Pick<ModuleStart<unknown>, 'contracts' | 'publicEvents'>,
   gateway: OperationExecutor = gatewayLink(config).execute,
 ): Promise<RunningGraphqlServer> {
   const { name } = module.contract;
@@ -162,10 +165,11 @@ export async function startDomain(
   const orm = await openModuleOrm(module, databaseUrl, { deadlines: config.deadlines, logger });
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
-  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, gateway };
+  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, publicEvents, gateway };
   const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps?.(start) };
   await module.onStart?.(context);
-  for (const consumer of module.consumers ?? []) await startEventConsumer({ orm, boss, logger, ...consumer });
+  const consumers = typeof module.consumers === 'function' ? module.consumers(context) : (module.consumers ?? []);
+  for (const consumer of consumers) await startEventConsumer({ orm, boss, logger, ...consumer });
   for (const job of module.jobs ?? []) await scheduleJob(boss, databaseUrl, job.queue, job.cron, () => job.run(context), logger);
   const server = await startSubgraphServer({
     subgraph: await buildDomainSchema(module, context.deps),

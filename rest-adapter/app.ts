@@ -40,8 +40,8 @@ export interface RestAppOptions {
   rateLimiter: CallerRateLimiter;
   /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
   gateway?: OperationExecutor;
-  /** What it serves: every domain's routes, v1 components and event streams (subgraphs/registry.ts `platformSurface`). */
-  surface: Pick<Required<DomainSurface>, 'routes' | 'components'> & Pick<DomainSurface, 'streams'>;
+  /** What it serves: every domain's routes, v1 components, public event types and event streams (subgraphs/registry.ts `platformSurface`). */
+  surface: Pick<Required<DomainSurface>, 'routes' | 'components' | 'publicEvents'> & Pick<DomainSurface, 'streams'>;
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;

@@ -1,5 +1,5 @@
 import { Config, Env, loadConfig } from '../core/config';
-import { DomainModule } from '../core/module';
+import { DomainModule, ModuleStart } from '../core/module';
 import { DomainSurface, mergeSurfaces } from '../core/rest/surface';
 import { LEGACY_ROUTES } from '../rest-adapter/routes';
 import { authModule } from './auth/module';
@@ -34,3 +34,9 @@ export const everyDomainPort = (port: string): Env => Object.fromEntries(MODULES
  */
 export const platformSurface = (): Required<DomainSurface> =>
   mergeSurfaces([...MODULES.flatMap((module) => (module.surface ? [module.surface] : [])), { routes: LEGACY_ROUTES }]);
+
+/** What every domain's start receives from the registry: every contract and every public event. */
+export const platformTables = (): Pick<ModuleStart<unknown>, 'contracts' | 'publicEvents'> => ({
+  contracts: MODULES.map((module) => module.contract),
+  publicEvents: platformSurface().publicEvents,
+});

@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/core';
+import { event } from '../core/events/event-type';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { execFile } from 'node:child_process';
@@ -103,7 +104,7 @@ describe('the outbox relay', () => {
       pointOrm.em
         .fork()
         .transactional(async (em) => {
-          recordEvent(em, `test.${name}`, { memberId }, { aggregateId: memberId });
+          recordEvent(em, event<{ memberId: string }>(`test.${name}`), { memberId }, { aggregateId: memberId });
           await em.flush();
           if (hold) {
             inserted();

@@ -30,6 +30,7 @@ beforeAll(async () => {
     rateLimiter: platform.rateLimiter,
     surface: {
       components: {},
+      publicEvents: [],
       routes: [
       {
         method: 'post',

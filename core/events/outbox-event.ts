@@ -1,3 +1,4 @@
+import type { EventType } from './event-type';
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +26,7 @@ export class OutboxEvent {
  * Writes an event to the domain's outbox, in the caller's transaction (flushed with it). Give the
  * aggregate whenever the event belongs to one, so that its consumers see it in commit order.
  */
-export function recordEvent(em: EntityManager, type: string, payload: object, options: { aggregateId: string | null }): OutboxEvent {
+export function recordEvent<Payload extends object>(em: EntityManager, type: EventType<Payload>, payload: NoInfer<Payload>, options: { aggregateId: string | null }): OutboxEvent {
   return em.create(OutboxEvent, { type, payload: payload as Record<string, unknown>, aggregateId: options.aggregateId });
 }
 

@@ -18,6 +18,15 @@ export function v1Timestamp(value: unknown): unknown {
   return match ? `${match[1]}Z` : value;
 }
 
+/** An event's ISO timestamp as v1 spells it (`2026-11-23T06:36:33.120Z` → `2026-11-23T06:36:33Z`); null when absent. */
+export const v1Time = (iso: string | Date | null | undefined): string | null => (iso ? (v1Timestamp(new Date(iso)) as string) : null);
+
+/** A ledger's decimal string as v1 whole points (display only, never summed): `-12.50` → 12. */
+export const wholePoints = (amount: string | number | null | undefined): number => Math.trunc(Math.abs(Number(amount ?? 0))) || 0;
+
+/** A decimal string (an amount of money) as a v1 number. */
+export const v1Amount = (amount: string | null | undefined): number => Number(amount ?? 0);
+
 /** A payload as the v1 surface answers it: keys in snake_case, timestamps without milliseconds, at every depth. */
 export function toV1(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toV1);

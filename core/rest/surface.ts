@@ -13,6 +13,8 @@ export interface PublicEvent<Payload = any> {
   /** The Part 3 type a webhook subscribes to (`customer.created`). */
   type: string;
   data: (payload: Payload, lookup: PublicEventLookup) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** The permissions the documents `data` runs through `lookup` need (the platform's fan-out caller holds them). */
+  lookupPermissions?: readonly string[];
 }
 
 /** Runs a gateway query for a public event's data, as the platform's internal caller. */

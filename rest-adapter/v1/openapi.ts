@@ -7,8 +7,9 @@ import { routeScopes } from './scopes';
 import { inputBodySchema, queryParameterSchema, variablesBodySchema } from './openapi-inputs';
 import { arrayOf, boolean, INT32, integer, JsonSchema, object, oneOf, record, ref, string } from '../../core/rest/json-schema';
 
-/** The engine's own components: the error bodies and the pagination of every v1 list. */
-const ENGINE_COMPONENTS: Record<string, JsonSchema> = {
+/** The engine's own components: the error bodies, the pagination of every v1 list and the public event types. */
+const engineComponents = (publicEvents: Required<DomainSurface>['publicEvents']): Record<string, JsonSchema> => ({
+  PublicEventType: { ...oneOf(...publicEvents.map((event) => event.type)), description: "Part 3's event types: the domains' public events" },
   Error: record({
     error: object(
       {
@@ -29,7 +30,7 @@ const ENGINE_COMPONENTS: Record<string, JsonSchema> = {
     has_next: boolean(),
     has_prev: boolean(),
   }),
-};
+});
 
 const PAGE_PARAMETERS: Record<string, JsonSchema> = {
   page: integer({ ...INT32, minimum: 1, default: 1 }),
@@ -61,7 +62,7 @@ const thingOf = (code: string) => code.replace(/_NOT_FOUND$/, '').toLowerCase().
  * with its path and query parameters, body, answer, errors, the scope it needs and who else may call it.
  * `schema/openapi-v1.json` is this document (checked in CI); the adapter serves it at `/api/v1/openapi.json`.
  */
-export function v1OpenApi({ routes, components }: Pick<Required<DomainSurface>, 'routes' | 'components'>, apiSchema: GraphQLSchema): JsonSchema {
+export function v1OpenApi({ routes, components, publicEvents }: Pick<Required<DomainSurface>, 'routes' | 'components' | 'publicEvents'>, apiSchema: GraphQLSchema): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Set<string>();
   for (const route of routes.filter(isV1Route)) {
@@ -83,7 +84,7 @@ export function v1OpenApi({ routes, components }: Pick<Required<DomainSurface>, 
     tags: [...new Set(Object.keys(paths).map(tagOf))].sort().map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ...ENGINE_COMPONENTS, ...components },
+      schemas: { ...engineComponents(publicEvents), ...components },
       responses: SHARED_RESPONSES,
       headers: {
         RateLimitLimit: { description: 'Requests allowed per hour (standard, premium or the key\'s own tier)', schema: integer() },

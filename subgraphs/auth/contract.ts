@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The auth domain's contract: staff, members, roles, API keys and consents. Plain data, importable by any domain. */
@@ -20,7 +21,12 @@ export const AUTH = {
     marketing: ['member:read', 'member:manage', 'consent:manage', 'role:read'],
     tenant: ['member:read', 'role:read'],
   },
-  events: { memberProfileChanged: 'member.profile_changed', customerCreated: 'customer.created', customerUpdated: 'customer.updated', customerDeleted: 'customer.deleted' },
+  events: {
+    memberProfileChanged: event<MemberProfileChanged>('member.profile_changed'),
+    customerCreated: event<CustomerCreated | LegacyCustomerCreated>('customer.created'),
+    customerUpdated: event<CustomerUpdated | LegacyCustomerUpdated>('customer.updated'),
+    customerDeleted: event<CustomerDeleted | LegacyCustomerDeleted>('customer.deleted'),
+  },
 } as const satisfies DomainContract;
 
 /** `member.profile_changed`: every write of a member's profile (aggregate: the member). */
@@ -31,39 +37,78 @@ export interface MemberProfileChanged {
   updatedAt: string;
 }
 
-/** A member as the v1 customer events show it (snake_case, Part 3); tier and points belong to other domains. */
-export interface CustomerEventRecord {
+/**
+ * `customer.created` (aggregate: the member): a new member. `startsInEntryTier` for v1 creations, which
+ * the cluster places in its entry tier on receipt; the Part 1 paths' members start without a tier. Part 3's
+ * shape (the tier's name, `points_balance`) is built by auth's surface when the event goes out.
+ */
+export interface CustomerCreated {
+  memberId: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  createdAt: string;
+  startsInEntryTier: boolean;
+}
+
+/** The member's v1 customer fields, as the customer events carry them. */
+export interface CustomerProfile {
   id: string;
   name: string | null;
   email: string | null;
   phone: string | null;
+  dateOfBirth: string | null;
+  gender: string | null;
+  address: { street: string | null; city: string | null; postalCode: string | null } | null;
+  language: string | null;
+  status: 'active' | 'inactive';
+  chatapp: { openid: string | null; unionid: string | null } | null;
+  updatedAt: string;
 }
 
-/**
- * `customer.created` (aggregate: the member), Part 3's exact shape: `tier` is the name of the tier the
- * customer starts in (the cluster's entry tier for v1 creations, which the cluster then applies; null for
- * the Part 1 paths, whose members start without a tier), `points_balance` 0.
- */
-export interface CustomerCreated {
-  customer: CustomerEventRecord & { tier: string | null; points_balance: number; created_at: string };
-}
-
-/** `customer.updated` (aggregate: the member): the profile after the change and which v1 fields changed. */
+/** `customer.updated` (aggregate: the member): the profile after the change and which of its fields changed. */
 export interface CustomerUpdated {
-  customer: CustomerEventRecord & {
-    date_of_birth: string | null;
-    gender: string | null;
-    address: { street: string | null; city: string | null; postal_code: string | null } | null;
-    language: string | null;
-    status: 'active' | 'inactive';
-    chatapp: { openid: string | null; unionid: string | null } | null;
-    updated_at: string;
-  };
-  changed: string[];
+  customer: CustomerProfile;
+  changed: Array<keyof CustomerProfile>;
 }
 
 /** `customer.deleted` (aggregate: the member): `DELETE /api/v1/customers/{id}` (CustomerService.delete). */
 export interface CustomerDeleted {
+  memberId: string;
+  deletedAt: string;
+}
+
+/**
+ * The customer events as they were written before they carried auth's vocabulary: Part 3's shapes,
+ * snake_case (outboxes and the analytics rebuild may still hold them). Read through the functions below.
+ */
+export interface LegacyCustomerCreated {
+  customer: { id: string; name: string | null; email: string | null; phone: string | null; tier: string | null; points_balance: number; created_at: string };
+}
+export interface LegacyCustomerUpdated {
+  customer: { id: string; name: string | null; email: string | null; phone: string | null; updated_at: string } & Record<string, unknown>;
+  changed: string[];
+}
+export interface LegacyCustomerDeleted {
   customer_id: string;
   deleted_at: string;
+}
+
+/** A `customer.created` of either shape, as today's. */
+export function customerCreatedOf(payload: CustomerCreated | LegacyCustomerCreated): CustomerCreated {
+  if (!('customer' in payload)) return payload;
+  const { customer } = payload;
+  return { memberId: customer.id, name: customer.name, email: customer.email, phone: customer.phone, createdAt: customer.created_at, startsInEntryTier: customer.tier != null };
+}
+
+/** The fields of a `customer.updated` of either shape that other domains read: who, the contact fields and when. */
+export function customerUpdateOf(payload: CustomerUpdated | LegacyCustomerUpdated): Pick<CustomerProfile, 'id' | 'name' | 'email' | 'phone' | 'updatedAt'> {
+  const { customer } = payload;
+  const updatedAt = 'updated_at' in customer ? customer.updated_at : (customer as CustomerProfile).updatedAt;
+  return { id: customer.id, name: customer.name, email: customer.email, phone: customer.phone, updatedAt };
+}
+
+/** A `customer.deleted` of either shape, as today's. */
+export function customerDeletedOf(payload: CustomerDeleted | LegacyCustomerDeleted): CustomerDeleted {
+  return 'customer_id' in payload ? { memberId: payload.customer_id, deletedAt: payload.deleted_at } : payload;
 }

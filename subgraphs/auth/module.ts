@@ -36,7 +36,7 @@ import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
-import { ENTRY_TIER_OPERATIONS, EntryTiers, TierNames } from './services/entry-tier-supergraph';
+import { TIER_NAME_OPERATIONS, TierNames } from './services/tier-names-supergraph';
 import { StaffService } from './services/staff.service';
 import { OAUTH_PURGE_QUEUE, purgeOAuthRecords } from './services/oauth-purge';
 import { AUTH_SURFACE } from './surface';
@@ -64,11 +64,10 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
-    entryTiers: new EntryTiers(new AccessTokens(config.jwtSecret), gateway, logger),
     tierNames: new TierNames(new AccessTokens(config.jwtSecret), gateway),
     oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
-  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...ENTRY_TIER_OPERATIONS },
+  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...TIER_NAME_OPERATIONS },
   surface: AUTH_SURFACE,
   services: authServices,
   jobs: [

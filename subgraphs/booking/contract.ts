@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /**
@@ -17,9 +18,9 @@ export const BOOKING = {
     tenant: ['booking:read'],
   },
   events: {
-    created: 'booking.created',
-    cancelled: 'booking.cancelled',
-    checkedIn: 'booking.checked_in',
+    created: event<BookingChanged>('booking.created'),
+    cancelled: event<BookingChanged>('booking.cancelled'),
+    checkedIn: event<BookingChanged>('booking.checked_in'),
   },
 } as const satisfies DomainContract;
 

@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /**
@@ -16,11 +17,11 @@ export const CAMPAIGN = {
     tenant: ['campaign:read'],
   },
   events: {
-    created: 'campaign.created',
-    started: 'campaign.started',
-    ended: 'campaign.ended',
-    participantJoined: 'campaign.participant.joined',
-    participantCompleted: 'campaign.participant.completed',
+    created: event<CampaignChanged>('campaign.created'),
+    started: event<CampaignChanged>('campaign.started'),
+    ended: event<CampaignChanged>('campaign.ended'),
+    participantJoined: event<CampaignParticipantJoined>('campaign.participant.joined'),
+    participantCompleted: event<CampaignParticipantCompleted>('campaign.participant.completed'),
   },
 } as const satisfies DomainContract;
 

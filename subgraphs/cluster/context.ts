@@ -4,11 +4,12 @@ import { INCLUDING_DELETED } from '../../core/db/soft-deletable';
 import { RequestContext } from '../../core/context';
 import { isRecordId } from '../../core/ids';
 import { ClusterDeps } from './cluster-deps';
+import { ENTRY_TIER_PROMISE } from './contract';
 import { Segment } from './entities/segment';
 import { Tier } from './entities/tier';
 import { MemberReference } from './types/member.type';
 import { BadgeService } from './services/badge.service';
-import { CustomerTierService } from './services/customer-tier.service';
+import { CustomerTierService, entryTierOf } from './services/customer-tier.service';
 import { InterestService } from './services/interest.service';
 import { SegmentService } from './services/segment.service';
 import { TierProjectionService } from './services/tier-projection.service';
@@ -17,8 +18,8 @@ import { TierService } from './services/tier.service';
 /**
  * The tiers of members, at most three queries for a whole page: their projections, the history of those
  * without one, then the tiers. A member the cluster has never placed (no projection, no history) shows
- * the tier auth's projection names (`projectedTierId`): the entry tier a v1 creation promised, until the
- * cluster applies its `customer.created`. One whose tier ended (history, no projection) has none, as has
+ * the tier auth's projection names (`projectedTierId`; ENTRY_TIER_PROMISE: the entry tier, which a v1
+ * creation promised), until the cluster applies its `customer.created`. One whose tier ended (history, no projection) has none, as has
  * one whose tier was soft-deleted.
  */
 async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
@@ -30,7 +31,11 @@ async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Pr
   if (waiting.length > 0) {
     const placed: Array<{ member_id: string }> = await em.execute('select distinct member_id from cluster.tier_history where member_id in (?)', [waiting.map((member) => member.id.toLowerCase())]);
     const everPlaced = new Set(placed.map((row) => row.member_id));
-    for (const member of waiting) if (!everPlaced.has(member.id.toLowerCase())) tierIdOf.set(member.id.toLowerCase(), member.projectedTierId!);
+    const promised = waiting.some((member) => member.projectedTierId === ENTRY_TIER_PROMISE) ? await entryTierOf(em) : null;
+    for (const member of waiting) {
+      const tierId = member.projectedTierId === ENTRY_TIER_PROMISE ? promised?.id : member.projectedTierId;
+      if (tierId && !everPlaced.has(member.id.toLowerCase())) tierIdOf.set(member.id.toLowerCase(), tierId);
+    }
   }
   const tierIds = [...new Set(tierIdOf.values())].filter(isRecordId);
   const tiers = tierIds.length ? await em.find(Tier, { id: { $in: tierIds } }) : [];

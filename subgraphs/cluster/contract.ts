@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The cluster domain's contract: tiers, badges, segments and interests. Plain data, importable by any domain. */
@@ -15,8 +16,15 @@ export const CLUSTER = {
     marketing: ['tier:read', 'tier:manage', 'badge:manage', 'segment:read', 'segment:manage'],
     tenant: ['tier:read'],
   },
-  events: { tierChanged: 'customer.tier_changed', badgeCompleted: 'badge.completed' },
+  events: { tierChanged: event<CustomerTierChanged>('customer.tier_changed'), badgeCompleted: event<BadgeCompleted>('badge.completed') },
 } as const satisfies DomainContract;
+
+/**
+ * The tier id auth's projection (`auth.member_tier`) holds for a customer a v1 creation promised the entry
+ * tier, until the cluster places it (`customer.created` with `startsInEntryTier`): the cluster's
+ * `Member.tier` reads it as its entry tier, and the member list's tier filter as the entry tier's id.
+ */
+export const ENTRY_TIER_PROMISE = 'entry';
 
 /** `customer.tier_changed`: a member's tier moved (aggregate: the member). */
 export interface CustomerTierChanged {

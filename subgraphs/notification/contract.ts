@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The notification domain's contract: in-app notifications of members. Plain data, importable by any domain. */
@@ -18,11 +19,11 @@ export const NOTIFICATION = {
     tenant: ['notification:read'],
   },
   events: {
-    created: 'notification.created',
-    read: 'notification.read',
-    sent: 'notification.sent',
-    delivered: 'notification.delivered',
-    failed: 'notification.failed',
+    created: event<NotificationCreated>('notification.created'),
+    read: event<NotificationRead>('notification.read'),
+    sent: event<NotificationSent>('notification.sent'),
+    delivered: event<NotificationDeliveryOutcome>('notification.delivered'),
+    failed: event<NotificationDeliveryOutcome>('notification.failed'),
   },
 } as const satisfies DomainContract;
 

@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The point domain's contract: the ledger, requests, shop rules and receipts. Plain data, importable by any domain. */
@@ -17,14 +18,14 @@ export const POINT = {
     tenant: ['point:read', 'point:request'],
   },
   events: {
-    earned: 'points.earned',
-    redeemed: 'points.redeemed',
-    expired: 'points.expired',
-    expiring: 'points.expiring',
-    receiptSubmitted: 'receipt.submitted',
-    receiptRejected: 'receipt.rejected',
-    transactionCompleted: 'transaction.completed',
-    transactionRefunded: 'transaction.refunded',
+    earned: event<PointLedgerEntry>('points.earned'),
+    redeemed: event<PointLedgerEntry>('points.redeemed'),
+    expired: event<PointLedgerEntry>('points.expired'),
+    expiring: event<PointsExpiring>('points.expiring'),
+    receiptSubmitted: event<ReceiptVerificationChanged>('receipt.submitted'),
+    receiptRejected: event<ReceiptVerificationChanged>('receipt.rejected'),
+    transactionCompleted: event<TransactionCompleted>('transaction.completed'),
+    transactionRefunded: event<TransactionRefunded>('transaction.refunded'),
   },
 } as const satisfies DomainContract;
 

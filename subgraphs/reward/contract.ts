@@ -1,3 +1,4 @@
+import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
 /** The reward domain's contract: rewards, reward catalogs and reward codes. Plain data, importable by any domain. */
@@ -13,7 +14,7 @@ export const REWARD = {
     marketing: ['reward:manage', 'reward:read'],
     tenant: ['reward:read'],
   },
-  events: { claimed: 'reward.claimed', redeemed: 'reward.redeemed', codeExpiring: 'reward.code-expiring' },
+  events: { claimed: event<RewardClaimed>('reward.claimed'), redeemed: event<RewardRedeemed>('reward.redeemed'), codeExpiring: event<RewardCodeExpiring>('reward.code-expiring') },
 } as const satisfies DomainContract;
 
 /**

@@ -6,7 +6,7 @@ import { WebhookDeps } from './webhook-deps';
 /** The webhook services of one request, on its unit of work. */
 export function webhookServices(em: EntityManager, deps?: WebhookDeps) {
   return {
-    webhooks: new WebhookService(em, { allowPrivateTargets: deps?.settings.allowPrivateTargets ?? false }, () => deps?.worker.wake()),
+    webhooks: new WebhookService(em, { allowPrivateTargets: deps?.settings.allowPrivateTargets ?? false }, deps?.publicEvents.types ?? new Set(), () => deps?.worker.wake()),
   };
 }
 

@@ -7,7 +7,7 @@ import { WebhookEvent } from './entities/webhook-event';
 import { webhookMigrations } from './migrations';
 import { WebhookResolver } from './resolvers/webhook.resolver';
 import { pruneDeliveries } from './services/delivery-worker';
-import { fanOutEvent, WEBHOOK_FAN_OUT_EVENTS, WEBHOOK_FAN_OUT_QUEUE } from './services/fan-out';
+import { fanOutConsumer } from './services/fan-out';
 import { parseWebhookSettings, WebhookSettings } from './settings';
 import { WebhookDeps, webhookDeps } from './webhook-deps';
 import { WEBHOOK_SURFACE } from './surface';
@@ -25,7 +25,7 @@ export const webhookModule = defineModule<WebhookSettings, WebhookDeps, ReturnTy
   deps: webhookDeps,
   surface: WEBHOOK_SURFACE,
   onStart: async ({ deps }) => deps.worker.start(),
-  consumers: [{ queue: WEBHOOK_FAN_OUT_QUEUE, events: WEBHOOK_FAN_OUT_EVENTS, apply: fanOutEvent }],
+  consumers: ({ deps }) => [fanOutConsumer(deps)],
   jobs: [
     {
       queue: 'webhook.retention',

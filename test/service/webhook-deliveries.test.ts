@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { newWebhookId } from '../../subgraphs/webhook/entities/webhook';
 import { webhookModule } from '../../subgraphs/webhook/module';
 import { claimDueDeliveries, pruneDeliveries, recordAttempt } from '../../subgraphs/webhook/services/delivery-worker';
-import { fanOutEvent } from '../../subgraphs/webhook/services/fan-out';
+import { fanOutEvent, FanOut } from '../../subgraphs/webhook/services/fan-out';
+import { PublicEventTable } from '../../subgraphs/webhook/services/public-event-table';
+import { platformSurface } from '../../subgraphs/registry';
 import { useModuleDatabase } from '../support/module-database';
 
 const db = useModuleDatabase(webhookModule);
 const SCHEDULE = [60, 300];
 const failure = { ok: false, statusCode: 500, error: 'HTTP 500' };
+/** The platform's public events; the points events these tests fan out look nothing up. */
+const fanOut: FanOut = { publicEvents: new PublicEventTable(platformSurface().publicEvents), lookup: () => Promise.reject(new Error('no lookup expected')) };
 
 async function webhook(status = 'active', events = '{*}'): Promise<string> {
   const id = newWebhookId();
@@ -39,21 +43,21 @@ describe('fanOutEvent', () => {
   it('creates pending deliveries for active subscribers, held for failed ones, none for disabled ones or other types; once per event', async () => {
     const [active, failed, disabled, other] = [await webhook('active'), await webhook('failed'), await webhook('disabled'), await webhook('active', '{reward.claimed}')];
     const event = earned();
-    await db.em().transactional((em) => fanOutEvent(em, event));
-    await db.em().transactional((em) => fanOutEvent(em, event));
+    await db.em().transactional((em) => fanOutEvent(em, event, fanOut));
+    await db.em().transactional((em) => fanOutEvent(em, event, fanOut));
     expect(await deliveriesOf(active)).toEqual([expect.objectContaining({ status: 'pending', attempts: 0, next_attempt_at: expect.any(String) })]);
     expect(await deliveriesOf(failed)).toEqual([expect.objectContaining({ status: 'held', next_attempt_at: null })]);
     expect(await deliveriesOf(disabled)).toEqual([]);
     expect(await deliveriesOf(other)).toEqual([]);
-    expect(await db.em().transactional((em) => fanOutEvent(em, { ...earned(), type: 'receipt.submitted' }))).toBe(0);
+    expect(await db.em().transactional((em) => fanOutEvent(em, { ...earned(), type: 'receipt.submitted' }, fanOut))).toBe(0);
   });
 });
 
 describe('recordAttempt', () => {
   it('retries on the schedule, then fails the delivery and the webhook and holds its other pending deliveries', async () => {
     const id = await webhook();
-    await db.em().transactional((em) => fanOutEvent(em, earned()));
-    await db.em().transactional((em) => fanOutEvent(em, earned()));
+    await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
+    await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
     const [first, second] = await deliveriesOf(id);
     for (let attempt = 1; attempt <= SCHEDULE.length + 1; attempt += 1) {
       const token = await lease(first.id);
@@ -69,7 +73,7 @@ describe('recordAttempt', () => {
 
   it('ignores the result of an attempt whose lease was lost, and records a success even on a held delivery', async () => {
     const id = await webhook();
-    await db.em().transactional((em) => fanOutEvent(em, earned()));
+    await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
     const [delivery] = await deliveriesOf(id);
     const stale = await lease(delivery.id);
     const current = await lease(delivery.id);
@@ -87,7 +91,7 @@ describe('pruneDeliveries', () => {
     await db.query('delete from webhook.webhook_event');
     const id = await webhook();
     const events = [earned(), earned(), earned(), earned()];
-    for (const event of events) await db.em().transactional((em) => fanOutEvent(em, event));
+    for (const event of events) await db.em().transactional((em) => fanOutEvent(em, event, fanOut));
     const rows = await deliveriesOf(id);
     const statuses = ['succeeded', 'failed', 'pending', 'succeeded'];
     for (const [index, row] of rows.entries()) {
@@ -103,8 +107,8 @@ describe('pruneDeliveries', () => {
 
   it('expires held deliveries waiting longer than the retention (failed), then prunes them', async () => {
     const id = await webhook('failed');
-    await db.em().transactional((em) => fanOutEvent(em, earned()));
-    await db.em().transactional((em) => fanOutEvent(em, earned()));
+    await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
+    await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
     const [old] = await deliveriesOf(id);
     await db.query(`update webhook.webhook_delivery set created_at = now() - interval '40 days' where id = ?`, [old.id]);
     expect(await pruneDeliveries(db.em(), 30)).toMatchObject({ expired: 1 });
@@ -120,7 +124,7 @@ describe('claimDueDeliveries', () => {
   it('claims per webhook at most its free slots, oldest first, passing over leased and not-yet-due deliveries and inactive webhooks', async () => {
     await db.query('delete from webhook.webhook');
     const [busy, idle, failed] = [await webhook(), await webhook(), await webhook()];
-    for (let index = 0; index < 5; index += 1) await db.em().transactional((em) => fanOutEvent(em, earned()));
+    for (let index = 0; index < 5; index += 1) await db.em().transactional((em) => fanOutEvent(em, earned(), fanOut));
     await db.query(`update webhook.webhook set status = 'failed' where id = ?`, [failed]);
     const busyRows = await deliveriesOf(busy);
     await lease(busyRows[0].id);

@@ -5,6 +5,7 @@ import { answerV1Failure, V1FailureContext } from '../../rest-adapter/v1/envelop
 import { customerListVariables } from '../../subgraphs/auth/surface/v1-customers';
 import { segmentOf } from '../../subgraphs/cluster/surface/customer-routes';
 import { conflictOnField, notFoundByField } from '../../core/rest/failures';
+import { toV1 } from '../../core/rest/case';
 import { changedFields, customerProfileOf } from '../../subgraphs/auth/services/customer-events';
 import { Gender, Member, MemberStatus } from '../../subgraphs/auth/entities/member';
 
@@ -43,7 +44,7 @@ describe('customer.updated: what changed', () => {
   });
 
   it('shows the member in the v1 spelling', () => {
-    expect(customerProfileOf(member())).toEqual({
+    expect(toV1(customerProfileOf(member()))).toEqual({
       id: 'm1',
       name: 'Ann',
       email: 'ann@example.com',

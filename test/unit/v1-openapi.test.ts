@@ -119,7 +119,7 @@ describe('the v1 OpenAPI description', () => {
 
   it('describes a body forwarded as the operation\'s input from its GraphQL input type, in snake_case', () => {
     const route: Route = { method: 'post', path: '/api/v1/keys', document: routeDocument('GenerateApiKey'), envelope: 'v1', scope: 'admin', status: 201, doc: { summary: 'A key' } };
-    const body = operationOf(v1OpenApi({ routes: [route], components: platformSurface().components }, schema), '/api/v1/keys', 'post').requestBody!.content['application/json'].schema;
+    const body = operationOf(v1OpenApi({ routes: [route], components: platformSurface().components, publicEvents: [] }, schema), '/api/v1/keys', 'post').requestBody!.content['application/json'].schema;
     expect(body.required).toEqual(['name', 'role_id']);
     expect(body.properties).toMatchObject({
       name: { type: 'string', minLength: 1, maxLength: 256 },

@@ -1,13 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ClientBase } from 'pg';
+import { payloadOf } from '../../../core/events/event-type';
 import { PublishedEvent } from '../../../core/events/outbox-event';
-import { AUTH, CustomerCreated, CustomerDeleted, CustomerUpdated } from '../../auth/contract';
-import { BOOKING, BookingChanged } from '../../booking/contract';
-import { CAMPAIGN, CampaignChanged, CampaignParticipantCompleted, CampaignParticipantJoined } from '../../campaign/contract';
-import { CLUSTER, CustomerTierChanged } from '../../cluster/contract';
-import { NOTIFICATION, NotificationRead } from '../../notification/contract';
-import { POINT, PointLedgerEntry, TransactionRefunded } from '../../point/contract';
-import { REWARD, RewardClaimed, RewardRedeemed } from '../../reward/contract';
+import { AUTH, customerCreatedOf, customerDeletedOf, customerUpdateOf } from '../../auth/contract';
+import { BOOKING } from '../../booking/contract';
+import { CAMPAIGN } from '../../campaign/contract';
+import { CLUSTER } from '../../cluster/contract';
+import { NOTIFICATION } from '../../notification/contract';
+import { POINT, PointLedgerEntry } from '../../point/contract';
+import { REWARD } from '../../reward/contract';
 
 /** The queue of the read model's consumer. */
 export const ANALYTICS_READ_MODEL_QUEUE = 'analytics.read-model';
@@ -147,45 +148,44 @@ const NEWER_PROFILE = `name = case when newer then excluded.name else customer.n
 /** The statement of one event of the read model's types. */
 function statementOf(event: PublishedEvent<any>): EventStatement {
   const statement = new EventStatement(event);
-  const data = event.data;
   switch (event.type) {
     case AUTH.events.customerCreated: {
-      const { customer } = data as CustomerCreated;
+      const created = customerCreatedOf(payloadOf(event, AUTH.events.customerCreated));
       statement.step(
         `insert into analytics.customer (customer_id, name, email, phone, profile_at, registered_at)
          select ?::uuid, ?, ?, ?, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set registered_at = excluded.registered_at, ${NEWER_PROFILE}`,
-        [customer.id, customer.name, customer.email, customer.phone, customer.created_at, customer.created_at],
+        [created.memberId, created.name, created.email, created.phone, created.createdAt, created.createdAt],
       );
       statement.step(
         `insert into analytics.day_total (day, registrations) select ?::date, 1 where exists (select 1 from fresh)
          on conflict (day) do update set registrations = day_total.registrations + 1`,
-        [utcDay(customer.created_at)],
+        [utcDay(created.createdAt)],
       );
       break;
     }
     case AUTH.events.customerUpdated: {
-      const { customer } = data as CustomerUpdated;
+      const customer = customerUpdateOf(payloadOf(event, AUTH.events.customerUpdated));
       statement.step(
         `insert into analytics.customer (customer_id, name, email, phone, profile_at) select ?::uuid, ?, ?, ?, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set ${NEWER_PROFILE}`,
-        [customer.id, customer.name, customer.email, customer.phone, customer.updated_at],
+        [customer.id, customer.name, customer.email, customer.phone, customer.updatedAt],
       );
       break;
     }
     case AUTH.events.customerDeleted: {
       // The auth domain erases a deleted customer's personal data: so does the read model (the figures stay).
-      const deleted = data as CustomerDeleted;
+      const deleted = customerDeletedOf(payloadOf(event, AUTH.events.customerDeleted));
       statement.step(
         `insert into analytics.customer (customer_id, deleted_at, profile_at) select ?::uuid, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
          on conflict (customer_id) do update set deleted_at = excluded.deleted_at, name = null, email = null, phone = null,
            profile_at = greatest(customer.profile_at, excluded.profile_at)`,
-        [deleted.customer_id, deleted.deleted_at, deleted.deleted_at],
+        [deleted.memberId, deleted.deletedAt, deleted.deletedAt],
       );
       break;
     }
     case CLUSTER.events.tierChanged: {
-      const change = data as CustomerTierChanged;
+      const change = payloadOf(event, CLUSTER.events.tierChanged);
       statement.step(
         `insert into analytics.customer (customer_id, tier_id, tier_name) select ?::uuid, ?, ? where exists (select 1 from fresh)
          on conflict (customer_id) do update set tier_id = excluded.tier_id, tier_name = excluded.tier_name`,
@@ -194,16 +194,16 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case POINT.events.earned:
-      ledgerEntry(statement, 'earned', data as PointLedgerEntry);
+      ledgerEntry(statement, 'earned', payloadOf(event, POINT.events.earned));
       break;
     case POINT.events.redeemed:
-      ledgerEntry(statement, 'redeemed', data as PointLedgerEntry);
+      ledgerEntry(statement, 'redeemed', payloadOf(event, POINT.events.redeemed));
       break;
     case POINT.events.expired:
-      ledgerEntry(statement, 'expired', data as PointLedgerEntry);
+      ledgerEntry(statement, 'expired', payloadOf(event, POINT.events.expired));
       break;
     case POINT.events.transactionRefunded: {
-      const refund = data as TransactionRefunded;
+      const refund = payloadOf(event, POINT.events.transactionRefunded);
       const refunded = statement.step(
         `update analytics.purchase set refunded = refunded + ?::numeric, status = ? where transaction_id = ? and exists (select 1 from fresh)
          returning coalesce(store_id, '') as store_id, coalesce(category, '') as category`,
@@ -217,7 +217,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case REWARD.events.claimed: {
-      const claim = data as RewardClaimed;
+      const claim = payloadOf(event, REWARD.events.claimed);
       statement.step(
         `insert into analytics.reward_claim (reward_code_id, customer_id, reward_id, points, claimed_at) select ?, ?::uuid, ?, ?::numeric, ?::timestamptz
           where exists (select 1 from fresh) on conflict do nothing`,
@@ -227,7 +227,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case REWARD.events.redeemed: {
-      const used = data as RewardRedeemed;
+      const used = payloadOf(event, REWARD.events.redeemed);
       statement.step(
         `insert into analytics.reward_claim (reward_code_id, customer_id, reward_id, points, claimed_at, redeemed_at) select ?, ?::uuid, ?, 0, ?::timestamptz, ?::timestamptz
           where exists (select 1 from fresh) on conflict (reward_code_id) do update set redeemed_at = excluded.redeemed_at`,
@@ -239,7 +239,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
     case CAMPAIGN.events.created:
     case CAMPAIGN.events.started:
     case CAMPAIGN.events.ended: {
-      const campaign = data as CampaignChanged;
+      const campaign = payloadOf(event, CAMPAIGN.events.created, CAMPAIGN.events.started, CAMPAIGN.events.ended);
       statement.step(
         `insert into analytics.campaign (campaign_id, name, type, status, start_date, end_date, created_at)
          select ?::uuid, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz where exists (select 1 from fresh)
@@ -250,7 +250,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case CAMPAIGN.events.participantJoined: {
-      const joined = data as CampaignParticipantJoined;
+      const joined = payloadOf(event, CAMPAIGN.events.participantJoined);
       statement.step(
         `insert into analytics.campaign_participant (campaign_id, customer_id, joined_at) select ?::uuid, ?::uuid, ?::timestamptz where exists (select 1 from fresh)
          on conflict do nothing`,
@@ -260,7 +260,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case CAMPAIGN.events.participantCompleted: {
-      const completed = data as CampaignParticipantCompleted;
+      const completed = payloadOf(event, CAMPAIGN.events.participantCompleted);
       const points = completed.reward?.type === 'points' ? String(completed.reward.value ?? 0) : '0';
       // The customer's latest open participation joined before the completion (its join is earlier in the same stream).
       statement.step(
@@ -273,7 +273,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case BOOKING.events.created: {
-      const booking = data as BookingChanged;
+      const booking = payloadOf(event, BOOKING.events.created);
       statement.step(
         `insert into analytics.booking (booking_id, customer_id, booked_day) select ?, ?::uuid, ?::date where exists (select 1 from fresh) on conflict do nothing`,
         [booking.bookingId, booking.memberId, utcDay(booking.occurredAt)],
@@ -283,7 +283,7 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
     }
     case BOOKING.events.cancelled: {
       // The booking leaves the bookings of the day it was made (a cancellation is not an action of the customer's: staff cancel too).
-      const booking = data as BookingChanged;
+      const booking = payloadOf(event, BOOKING.events.cancelled);
       const cancelled = statement.step(
         `update analytics.booking set cancelled_at = ?::timestamptz where booking_id = ? and cancelled_at is null and exists (select 1 from fresh)
          returning customer_id, booked_day`,
@@ -294,12 +294,12 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
       break;
     }
     case BOOKING.events.checkedIn: {
-      const booking = data as BookingChanged;
+      const booking = payloadOf(event, BOOKING.events.checkedIn);
       statement.action(booking.checkedInAt ?? booking.occurredAt, booking.memberId, { check_ins: 1 });
       break;
     }
     case NOTIFICATION.events.read: {
-      const read = data as NotificationRead;
+      const read = payloadOf(event, NOTIFICATION.events.read);
       statement.action(read.readAt, read.memberId, {});
       break;
     }

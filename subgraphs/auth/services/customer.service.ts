@@ -3,13 +3,13 @@ import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/po
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, notFound, validationError } from '../../../core/errors';
+import { ENTRY_TIER_PROMISE } from '../../cluster/contract';
 import { AuthDeps } from '../auth-deps';
 import { Address, Gender, Member, MemberStatus } from '../entities/member';
 import { MemberTier } from '../entities/member-tier';
 import { CreateCustomerInput, CustomerFieldsInput, UpdateCustomerInput } from '../types/customer.inputs';
 import { CustomerCreation, CustomerDeletion } from '../types/customer.types';
 import { announceCustomerCreated, announceCustomerDeleted, announceCustomerUpdated, customerProfileOf } from './customer-events';
-import { entryTierName } from './entry-tier-supergraph';
 import { announceProfile, MemberService } from './member.service';
 import { SessionService } from './session.service';
 
@@ -46,25 +46,24 @@ export class CustomerService {
   ) {}
 
   /**
-   * A new active member with the v1 fields, announced as `customer.created` with the cluster's entry
-   * tier (which the cluster places the member in on receipt). The tier is also written into auth's own
-   * projection (`member_tier`) in the same transaction: until the cluster has applied the event, reads
-   * of `Member.tier` show this promise (the cluster falls back to it, `@requires`), and the tier filter
-   * finds the customer at once. `chatapp.code` links the identity the provider returns for it: a refused
-   * code is 400 on `chatapp.code` (the caller's credential is fine).
+   * A new active member with the v1 fields, announced as `customer.created` starting in the entry tier
+   * (the cluster places it there on receipt). Auth's projection (`member_tier`) holds the promise
+   * (ENTRY_TIER_PROMISE) in the same transaction: until the cluster has placed the member, its
+   * `Member.tier` reads the promise as the entry tier (`@requires`), and the tier filter finds the
+   * customer at once. `chatapp.code` links the identity the provider returns for it: a refused code is
+   * 400 on `chatapp.code` (the caller's credential is fine).
    */
   async create(input: CreateCustomerInput): Promise<CustomerCreation> {
     if (input.email) await this.assertEmailFree(input.email);
     const identity = input.chatapp ? await this.chatappIdentity(input.chatapp.code) : null;
     if (identity && (await this.em.count(Member, { openId: identity.openId }, INCLUDING_DELETED))) throw conflict(DUPLICATE_CHATAPP, 'chatapp.code');
-    const tier = (await this.deps.entryTiers?.find()) ?? null;
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE, openId: identity?.openId ?? null, unionId: identity?.unionId ?? null });
     applyCustomer(member, input);
-    if (tier) this.em.create(MemberTier, { memberId: member.id, tierId: tier.id, changedAt: member.createdAt });
+    this.em.create(MemberTier, { memberId: member.id, tierId: ENTRY_TIER_PROMISE, changedAt: member.createdAt });
     announceProfile(this.em, member);
-    announceCustomerCreated(this.em, member, entryTierName(tier));
+    announceCustomerCreated(this.em, member, true);
     await this.flush('chatapp.code');
-    return { member, tier };
+    return { member };
   }
 
   /**

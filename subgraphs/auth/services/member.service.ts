@@ -16,6 +16,8 @@ import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, 
 import { MemberQrCode } from '../types/member.types';
 import { MemberLogin, MemberLoginStatus } from '../types/session.types';
 import { memberPrincipal, SessionService } from './session.service';
+import { ENTRY_TIER_PROMISE } from '../../cluster/contract';
+import { TierFilter } from './tier-names-supergraph';
 import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } from './customer-events';
 
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
@@ -41,7 +43,7 @@ export class MemberService {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
         announceProfile(this.em, member);
-        announceCustomerCreated(this.em, member, null);
+        announceCustomerCreated(this.em, member, false);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {
@@ -76,18 +78,18 @@ export class MemberService {
     if (args.statusIn) where.status = { $in: args.statusIn };
     const created = createdRange(args.createdFrom, args.createdTo);
     if (created) where.createdAt = created;
-    const tierIds = args.tier !== undefined ? await this.tierIdsOf(args.tier) : undefined;
+    const tiers = args.tier !== undefined ? await this.tierFilterOf(args.tier) : undefined;
     // A raw condition serves one query: the count and the page each get their own.
-    const conditions = () => (tierIds ? { ...where, ...onTiers(tierIds) } : where);
-    const filtered = args.birthdayFrom || args.search || args.statusIn || created || tierIds;
+    const conditions = () => (tiers ? { ...where, ...onTiers(tiers) } : where);
+    const filtered = args.birthdayFrom || args.search || args.statusIn || created || tiers;
     const total = filtered ? await this.em.count(Member, conditions()) : await tallyTotal(this.em, 'auth', 'live_members');
     const orderBy = { [args.sortBy ?? 'createdAt']: args.sortOrder ?? 'desc', ...(args.sortBy === 'createdAt' ? {} : { createdAt: 'desc' as const }), id: 'asc' as const };
     return findPage(this.em, Member, conditions(), orderBy, args, total);
   }
 
-  /** The tier filter's tiers: an id as given, a name through the cluster (every tier with that name in some language). */
-  private async tierIdsOf(tier: string): Promise<string[]> {
-    return isRecordId(tier) ? [tier] : ((await this.deps.tierNames?.idsNamed(tier)) ?? []);
+  /** The tier filter's tiers, through the cluster: an id as given, a name as every tier with that name in some language. */
+  private async tierFilterOf(tier: string): Promise<TierFilter> {
+    return (await this.deps.tierNames?.filterOf(tier)) ?? { tierIds: isRecordId(tier) ? [tier] : [], entryTier: false };
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {
@@ -112,7 +114,7 @@ export class MemberService {
     const member = this.em.create(Member, { status: MemberStatus.ACTIVE });
     applyProfile(member, input);
     announceProfile(this.em, member);
-    announceCustomerCreated(this.em, member, null);
+    announceCustomerCreated(this.em, member, false);
     await this.em.flush();
     return member;
   }
@@ -174,10 +176,11 @@ function withoutEmpty<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined && field !== null)) as T;
 }
 
-/** Members on one of the tiers, by auth's tier projection (a subquery: a large tier costs no id list). */
-function onTiers(tierIds: string[]): Record<string, unknown> {
+/** Members on one of the tiers, by auth's tier projection (a subquery: a large tier costs no id list); those promised the entry tier when it is one. */
+function onTiers({ tierIds, entryTier }: TierFilter): Record<string, unknown> {
   if (tierIds.length === 0) return { id: { $in: [] } };
-  return { [raw((alias: string) => `${alias}.id in (select member_id from auth.member_tier where tier_id = any(?::text[]))`, [arrayLiteral(tierIds)])]: true };
+  const ids = entryTier ? [...tierIds, ENTRY_TIER_PROMISE] : tierIds;
+  return { [raw((alias: string) => `${alias}.id in (select member_id from auth.member_tier where tier_id = any(?::text[]))`, [arrayLiteral(ids)])]: true };
 }
 
 /** The `createdAt` bounds of a member list: a bare date as `to` covers its whole day (UTC). */

@@ -83,14 +83,14 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     method: 'post',
     path: BASE,
     document: `mutation V1CreateCustomer($input: CreateCustomerInput!) {
-      createCustomer(input: $input) { member { ${CUSTOMER_FIELDS} } tier { id name_en name_th name_cn level } } }`,
+      createCustomer(input: $input) { member { ${CUSTOMER_FIELDS} } } }`,
     envelope: 'v1',
     // 200, as Part 3's table answers it (Part 3 wins over the contract's general 201 for creations).
     doc: { summary: 'Create a customer (in the lowest active tier; `chatapp.code` links the chat-app identity)', response: ref('Customer') },
     notFound: 'CUSTOMER_NOT_FOUND',
     v1Failure: duplicate,
     // The tier the customer starts in is the one the creation read; the cluster places the customer there on customer.created.
-    payload: ({ createCustomer }) => customerOf({ ...createCustomer.member, tier: createCustomer.tier ?? createCustomer.member.tier }, new Set()),
+    payload: ({ createCustomer }) => customerOf(createCustomer.member, new Set()),
   },
   {
     method: 'patch',

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { EventType } from '../../../core/events/event-type';
 import { randomInt, randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import { Principal } from '../../../core/auth/principal';
@@ -258,7 +259,7 @@ export class BookingService {
     return reachable(rows.length ? await em.findOneOrFail(Booking, { id }, { refresh: true }) : null, id, caller);
   }
 
-  private announce(em: EntityManager, type: string, booking: Booking, venueName: string, extra: Partial<BookingChanged> = {}): void {
+  private announce(em: EntityManager, type: EventType<BookingChanged>, booking: Booking, venueName: string, extra: Partial<BookingChanged> = {}): void {
     const payload: BookingChanged = {
       bookingId: booking.id,
       memberId: booking.memberId,

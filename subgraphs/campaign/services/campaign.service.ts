@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { EventType } from '../../../core/events/event-type';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { conflict, FieldError, notFound, validationError } from '../../../core/errors';
@@ -168,7 +169,7 @@ export class CampaignService {
   }
 
   /** Moves the campaign from one state to the next under its row lock, once `check` (if any) allows it, with its event. */
-  private async move(id: string, from: Campaign['status'], to: Campaign['status'], event: string, check?: (campaign: Campaign, now: Date) => void): Promise<Campaign> {
+  private async move(id: string, from: Campaign['status'], to: Campaign['status'], event: EventType<CampaignChanged>, check?: (campaign: Campaign, now: Date) => void): Promise<Campaign> {
     await this.find(id);
     return this.em.transactional(async (em) => {
       const campaign = await em.findOneOrFail(Campaign, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });

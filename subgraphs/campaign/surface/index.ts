@@ -1,5 +1,10 @@
 import { DomainSurface } from '../../../core/rest/surface';
 import { CAMPAIGN_COMPONENTS } from './components';
+import { CAMPAIGN_PUBLIC_EVENTS } from './public-events';
 
 /** The campaign domain's outside: its REST routes, the v1 resources they answer and its public events. */
-export const CAMPAIGN_SURFACE: DomainSurface = { routes: [], components: CAMPAIGN_COMPONENTS };
+export const CAMPAIGN_SURFACE: DomainSurface = {
+  routes: [],
+  components: CAMPAIGN_COMPONENTS,
+  publicEvents: CAMPAIGN_PUBLIC_EVENTS,
+};

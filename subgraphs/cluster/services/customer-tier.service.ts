@@ -5,7 +5,7 @@ import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, notFound, validationError } from '../../../core/errors';
 import { PublishedEvent } from '../../../core/events/outbox-event';
 import { isRecordId } from '../../../core/ids';
-import type { CustomerCreated } from '../../auth/contract';
+import { CustomerCreated, customerCreatedOf, LegacyCustomerCreated } from '../../auth/contract';
 import { ClusterDeps } from '../cluster-deps';
 import { Tier } from '../entities/tier';
 import { TierProjection } from '../entities/tier-projection';
@@ -18,15 +18,15 @@ export function entryTierOf(em: EntityManager): Promise<Tier | null> {
 }
 
 /**
- * Places a new customer (auth's `customer.created` naming a starting tier: v1 creations) in the entry
+ * Places a new customer (auth's `customer.created` starting in the entry tier: v1 creations) in the entry
  * tier, unless the member has a tier already (a staff change got there first, or the event is a
  * repeat): one projection per member, so the insert that loses does nothing. Writes the `assign`
  * change and its event like an assignment. Members created by the Part 1 paths (chat-app login,
- * staff direct creation) are announced with `tier: null` and start without a tier, as before.
+ * staff direct creation) are announced without it and start without a tier, as before.
  */
-export async function placeNewCustomer(em: EntityManager, event: PublishedEvent<CustomerCreated>): Promise<void> {
-  const memberId = event.data.customer?.id;
-  if (!memberId || !event.data.customer.tier) return;
+export async function placeNewCustomer(em: EntityManager, event: PublishedEvent<CustomerCreated | LegacyCustomerCreated>): Promise<void> {
+  const { memberId, startsInEntryTier } = customerCreatedOf(event.data);
+  if (!memberId || !startsInEntryTier) return;
   const tier = await entryTierOf(em);
   if (!tier) return;
   const inserted: unknown[] = await em.execute(

@@ -1,11 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { payloadOf } from '../../../core/events/event-type';
 import { PublishedEvent } from '../../../core/events/outbox-event';
 import { Locale, LOCALES } from '../../../core/i18n';
-import type { BadgeCompleted, CustomerTierChanged } from '../../cluster/contract';
 import { CLUSTER } from '../../cluster/contract';
-import type { PointLedgerEntry, PointsExpiring, ReceiptVerificationChanged } from '../../point/contract';
 import { POINT } from '../../point/contract';
-import type { RewardCodeExpiring } from '../../reward/contract';
 import { REWARD } from '../../reward/contract';
 import { InAppNotification, NotificationType, PointSubtype, TierSubtype } from '../entities/in-app-notification';
 import { CreateInAppNotificationInput } from '../types/in-app-notification.types';
@@ -112,7 +110,7 @@ const daysBetween = (from: Date, to: Date) => Math.max(0, Math.ceil((to.getTime(
 export function automaticNotificationFor(event: PublishedEvent): AutomaticNotification | null {
   switch (event.type) {
     case POINT.events.earned: {
-      const entry = event.data as unknown as PointLedgerEntry;
+      const entry = payloadOf(event, POINT.events.earned);
       if (Number(entry.amount) === 0) return null;
       return {
         type: NotificationType.points,
@@ -122,7 +120,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
       };
     }
     case POINT.events.expired: {
-      const entry = event.data as unknown as PointLedgerEntry;
+      const entry = payloadOf(event, POINT.events.expired);
       return {
         type: NotificationType.points,
         pointSubtype: PointSubtype.point_expired,
@@ -131,7 +129,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
       };
     }
     case POINT.events.expiring: {
-      const expiring = event.data as unknown as PointsExpiring;
+      const expiring = payloadOf(event, POINT.events.expiring);
       const daysRemaining = daysBetween(new Date(expiring.noticedAt), new Date(expiring.expiresAt));
       return {
         type: NotificationType.points,
@@ -142,7 +140,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
     }
     case POINT.events.receiptSubmitted:
     case POINT.events.receiptRejected: {
-      const receipt = event.data as unknown as ReceiptVerificationChanged;
+      const receipt = payloadOf(event, POINT.events.receiptSubmitted, POINT.events.receiptRejected);
       const common = { ...(isHttpUrl(receipt.receiptImageUrl) ? { receiptImageUrl: receipt.receiptImageUrl } : {}) };
       if (event.type === POINT.events.receiptSubmitted) {
         return {
@@ -161,7 +159,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
       };
     }
     case CLUSTER.events.tierChanged: {
-      const change = event.data as unknown as CustomerTierChanged;
+      const change = payloadOf(event, CLUSTER.events.tierChanged);
       const validUntil = change.tierEndAt ? { validUntil: change.tierEndAt } : {};
       if (change.changeType === 'upgrade') {
         return { type: NotificationType.tier, tierSubtype: TierSubtype.tier_upgraded, metadata: validUntil, texts: AUTOMATIC_TEXTS.tierUpgraded() };
@@ -169,7 +167,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
       return { type: NotificationType.tier, tierSubtype: TierSubtype.tier_adjusted, metadata: validUntil, texts: AUTOMATIC_TEXTS.tierAdjusted() };
     }
     case CLUSTER.events.badgeCompleted: {
-      const completed = event.data as unknown as BadgeCompleted;
+      const completed = payloadOf(event, CLUSTER.events.badgeCompleted);
       return {
         type: NotificationType.badge,
         metadata: { badgeId: completed.badgeId, earnedAt: completed.completedAt, progressPercentage: 100 },
@@ -177,7 +175,7 @@ export function automaticNotificationFor(event: PublishedEvent): AutomaticNotifi
       };
     }
     case REWARD.events.codeExpiring: {
-      const expiring = event.data as unknown as RewardCodeExpiring;
+      const expiring = payloadOf(event, REWARD.events.codeExpiring);
       return {
         type: NotificationType.promotion,
         metadata: { promotionId: expiring.rewardId, validUntil: expiring.expiredAt, eventType: 'reward_code_expiring' },

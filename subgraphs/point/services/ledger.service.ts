@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { EventType } from '../../../core/events/event-type';
 import { randomUUID } from 'node:crypto';
 import { PointExpiryPolicy } from '../settings';
 import { badRequest } from '../../../core/errors';
@@ -225,7 +226,7 @@ export class LedgerService {
     return transaction;
   }
 
-  private announce(em: EntityManager, type: string, transaction: PointTransaction): void {
+  private announce(em: EntityManager, type: EventType<PointLedgerEntry>, transaction: PointTransaction): void {
     const entry: PointLedgerEntry = {
       transactionId: transaction.id,
       memberId: transaction.memberId,

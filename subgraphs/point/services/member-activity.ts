@@ -1,7 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { payloadOf } from '../../../core/events/event-type';
 import { PublishedEvent } from '../../../core/events/outbox-event';
-import { BOOKING, BookingChanged } from '../../booking/contract';
-import { CAMPAIGN, CampaignParticipantJoined } from '../../campaign/contract';
+import { BOOKING } from '../../booking/contract';
+import { CAMPAIGN } from '../../campaign/contract';
 
 export const MEMBER_ACTIVITY_QUEUE = 'point.member-activity';
 export const MEMBER_ACTIVITY_EVENTS = [BOOKING.events.created, BOOKING.events.checkedIn, CAMPAIGN.events.participantJoined] as const;
@@ -21,10 +22,10 @@ const guestsOf = (guests: number) => `${guests} guest${guests === 1 ? '' : 's'}`
 /** The interaction an event stands for: a booking made, a visit (its check-in), a campaign joined. */
 function activityOf(event: PublishedEvent): Activity {
   if (event.type === CAMPAIGN.events.participantJoined) {
-    const joined = event.data as unknown as CampaignParticipantJoined;
+    const joined = payloadOf(event, CAMPAIGN.events.participantJoined);
     return { memberId: joined.customerId, type: 'campaign_joined', channel: 'campaign', description: `Joined campaign ${joined.campaignName}`, sourceId: joined.campaignId, occurredAt: joined.joinedAt };
   }
-  const booking = event.data as unknown as BookingChanged;
+  const booking = payloadOf(event, BOOKING.events.created, BOOKING.events.checkedIn);
   const slot = `${booking.date} ${booking.time}`;
   return event.type === BOOKING.events.checkedIn
     ? { memberId: booking.memberId, type: 'visit', channel: 'booking', description: `Visit to ${booking.venueName} (booking of ${slot}, ${guestsOf(booking.guests)})`, sourceId: booking.bookingId, occurredAt: booking.checkedInAt ?? booking.occurredAt }

@@ -1,4 +1,5 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { EventType } from '../../../core/events/event-type';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { badRequest, conflict, notFound, validationError } from '../../../core/errors';
@@ -179,7 +180,7 @@ export class ReceiptService {
 }
 
 /** `receipt.submitted` or `receipt.rejected`, in the transaction of the change. */
-function announceReceipt(em: EntityManager, type: string, verification: ReceiptVerification): void {
+function announceReceipt(em: EntityManager, type: EventType<ReceiptVerificationChanged>, verification: ReceiptVerification): void {
   const changed: ReceiptVerificationChanged = {
     verificationId: verification.id,
     memberId: verification.memberId,

@@ -6,14 +6,13 @@ import { isRecordId } from '../../../core/ids';
 import { findPage, Page, PageArgs } from '../../../core/pagination';
 import { Webhook, WEBHOOK_ID } from '../entities/webhook';
 import { WebhookDelivery } from '../entities/webhook-delivery';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../event-types';
 import { WebhookSettings } from '../settings';
 import { CreateWebhookInput, DeliveryListArgs, UpdateWebhookInput } from '../types/webhook.types';
+import { ALL_EVENTS } from './public-event-table';
 import { targetProblem } from './target-address';
 
 export const MAX_URL = 2048;
 export const SECRET = /^[\x21-\x7e]{16,256}$/;
-const KNOWN_EVENTS = new Set<string>(WEBHOOK_EVENT_TYPES);
 
 /** A generated secret: 32 random bytes, base64url (43 characters). */
 const newSecret = () => randomBytes(32).toString('base64url');
@@ -27,6 +26,8 @@ export class WebhookService {
   constructor(
     private readonly em: EntityManager,
     private readonly settings: Pick<WebhookSettings, 'allowPrivateTargets'>,
+    /** The Part 3 event types a webhook may subscribe to (the platform's public events). */
+    private readonly eventTypes: ReadonlySet<string>,
     private readonly wake: () => void = () => undefined,
   ) {}
 
@@ -35,7 +36,7 @@ export class WebhookService {
     if (input.url == null) errors.push({ field: 'url', message: 'url is required' });
     else await this.checkUrl(input.url, errors);
     if (input.events == null) errors.push({ field: 'events', message: 'events is required' });
-    else checkEvents(input.events, errors);
+    else checkEvents(input.events, this.eventTypes, errors);
     if (input.secret != null && !SECRET.test(input.secret)) errors.push({ field: 'secret', message: 'secret must be 16 to 256 printable characters without spaces' });
     if (errors.length > 0) throw validationError(errors);
     const webhook = this.em.create(Webhook, { url: input.url!, events: normalEvents(input.events!), secret: input.secret ?? newSecret() });
@@ -58,7 +59,7 @@ export class WebhookService {
     await this.get(id);
     const errors: FieldError[] = [];
     if (input.url != null) await this.checkUrl(input.url, errors);
-    if (input.events != null) checkEvents(input.events, errors);
+    if (input.events != null) checkEvents(input.events, this.eventTypes, errors);
     if (errors.length > 0) throw validationError(errors);
     const changed = await this.em.transactional(async (em) => {
       const webhook = await em.findOneOrFail(Webhook, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -138,11 +139,11 @@ export class WebhookService {
   }
 }
 
-function checkEvents(events: string[], errors: FieldError[]): void {
+function checkEvents(events: string[], known: ReadonlySet<string>, errors: FieldError[]): void {
   if (events.length === 0) return void errors.push({ field: 'events', message: 'events must name at least one event type, or "*"' });
   if (events.includes(ALL_EVENTS) && events.length > 1) return void errors.push({ field: 'events', message: '"*" stands alone' });
   events.forEach((event, index) => {
-    if (event !== ALL_EVENTS && !KNOWN_EVENTS.has(event)) errors.push({ field: `events.${index}`, message: `unknown event type "${event}"` });
+    if (event !== ALL_EVENTS && !known.has(event)) errors.push({ field: `events.${index}`, message: `unknown event type "${event}"` });
   });
 }
 

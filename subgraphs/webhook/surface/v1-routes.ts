@@ -1,6 +1,6 @@
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { arrayOf, boolean, integer, matching, nullable, object, oneOf, string, timestamp } from '../../../core/rest/json-schema';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../event-types';
+import { arrayOf, boolean, integer, matching, nullable, object, oneOf, ref, string, timestamp } from '../../../core/rest/json-schema';
+import { ALL_EVENTS } from '../services/public-event-table';
 import { MAX_URL, SECRET } from '../services/webhook.service';
 
 const BASE = `${V1_BASE}/webhooks`;
@@ -36,7 +36,7 @@ const DELIVERY = object(
   },
   ['id', 'event_id', 'event_type', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'created_at', 'delivered_at'],
 );
-const EVENTS = arrayOf(oneOf(ALL_EVENTS, ...WEBHOOK_EVENT_TYPES), { description: 'Part 3 event types, or ["*"] alone', minItems: 1 });
+const EVENTS = arrayOf({ anyOf: [oneOf(ALL_EVENTS), ref('PublicEventType')] }, { description: 'Part 3 event types, or ["*"] alone', minItems: 1 });
 const URL = string({ format: 'uri', maxLength: MAX_URL, description: 'https, on a public host (http and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS)' });
 
 /** CONTRACT-v1 section 4, webhook management and the delivery log: admin scope, staff with webhook:manage (admin). */
