@@ -89,7 +89,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     doc: { summary: 'Create a customer (in the lowest active tier; `chatapp.code` links the chat-app identity)', response: ref('Customer') },
     notFound: 'CUSTOMER_NOT_FOUND',
     v1Failure: duplicate,
-    // The tier the customer starts in is the one the creation read; the cluster places the customer there on customer.created.
+    // The tier is the cluster's entry tier until the cluster places the customer on customer.created.
     payload: ({ createCustomer }) => customerOf(createCustomer.member, new Set()),
   },
   {
