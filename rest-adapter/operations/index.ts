@@ -10,7 +10,6 @@ import { V1_AUTH_OPERATIONS } from './v1-auth';
 import { V1_TRANSACTION_OPERATIONS } from './v1-transactions';
 import { OAUTH_OPERATIONS } from './oauth';
 import { V1_WEBHOOK_OPERATIONS } from './v1-webhooks';
-import { V1_CAMPAIGN_OPERATIONS } from './v1-campaigns';
 import { V1_NOTIFICATION_OPERATIONS } from './v1-notifications';
 import { V1_ANALYTICS_OPERATIONS } from './v1-analytics';
 
@@ -40,7 +39,6 @@ export const OPERATIONS: Record<string, string> = byName(
   V1_TRANSACTION_OPERATIONS,
   OAUTH_OPERATIONS,
   V1_WEBHOOK_OPERATIONS,
-  V1_CAMPAIGN_OPERATIONS,
   V1_NOTIFICATION_OPERATIONS,
   V1_ANALYTICS_OPERATIONS,
 );

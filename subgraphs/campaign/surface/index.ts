@@ -1,5 +1,6 @@
 import { DomainSurface } from '../../../core/rest/surface';
 import { CAMPAIGN_COMPONENTS } from './components';
+import { V1_CAMPAIGN_ROUTES } from './v1-routes';
 
 /** The campaign domain's outside: its REST routes, the v1 resources they answer and its public events. */
-export const CAMPAIGN_SURFACE: DomainSurface = { routes: [], components: CAMPAIGN_COMPONENTS };
+export const CAMPAIGN_SURFACE: DomainSurface = { routes: [...V1_CAMPAIGN_ROUTES], components: CAMPAIGN_COMPONENTS };
