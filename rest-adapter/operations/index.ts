@@ -11,7 +11,6 @@ import { V1_TRANSACTION_OPERATIONS } from './v1-transactions';
 import { OAUTH_OPERATIONS } from './oauth';
 import { V1_WEBHOOK_OPERATIONS } from './v1-webhooks';
 import { V1_NOTIFICATION_OPERATIONS } from './v1-notifications';
-import { V1_ANALYTICS_OPERATIONS } from './v1-analytics';
 
 /** The groups merged by name; a name given twice throws at load, where a spread would let one replace the other. */
 function byName(...groups: Array<Record<string, string>>): Record<string, string> {
@@ -40,5 +39,4 @@ export const OPERATIONS: Record<string, string> = byName(
   OAUTH_OPERATIONS,
   V1_WEBHOOK_OPERATIONS,
   V1_NOTIFICATION_OPERATIONS,
-  V1_ANALYTICS_OPERATIONS,
 );
