@@ -13,7 +13,7 @@ import { isUnavailable, logFailure, unavailable } from '../core/unavailable';
 import { readinessRoute } from '../core/db/readiness';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
-import { REPORT_DOWNLOAD_ROUTE, reportDownload } from './report-download';
+import { signedDownload } from './signed-download';
 import { errorBody, errorFromGraphql, retryAfterOf, successBody } from './envelope';
 import { gatewayOverHttp } from '../core/gateway-link';
 import { Access, defaultVariables, isV1Route, operationNameOf, Route, RouteInput, V1_BASE, V1PlatformFailure } from '../core/rest/route';
@@ -40,8 +40,8 @@ export interface RestAppOptions {
   rateLimiter: CallerRateLimiter;
   /** The gateway in this process; without it the adapter calls GATEWAY_URL over HTTP. */
   gateway?: OperationExecutor;
-  /** What it serves: every domain's routes, v1 components, public event types and event streams (subgraphs/registry.ts `platformSurface`). */
-  surface: Pick<Required<DomainSurface>, 'routes' | 'components' | 'publicEvents'> & Pick<DomainSurface, 'streams'>;
+  /** What it serves: every domain's routes, v1 components, public event types, event streams and signed downloads (subgraphs/registry.ts `platformSurface`). */
+  surface: Pick<Required<DomainSurface>, 'routes' | 'components' | 'publicEvents'> & Pick<DomainSurface, 'streams' | 'downloads'>;
   storage?: LocalFileStorage;
   /** Whether this process reaches the database (`/readyz`); without it, whether the gateway answers its health query. */
   ready?: () => Promise<boolean>;
@@ -86,7 +86,7 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(OAUTH_SIGN_IN_PATHS, limitByAddress);
   app.use(rateLimit(options.rateLimiter, new AccessTokens(config.jwtSecret)));
   app.use('/files', ...serveFiles(storage.directory));
-  app.get(REPORT_DOWNLOAD_ROUTE, reportDownload(config, logger));
+  for (const download of options.surface.downloads ?? []) app.get(download.path(':id'), signedDownload(download, config, logger));
   app.use(cookieParser());
   const openApi = v1OpenApi(options.surface, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));

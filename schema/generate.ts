@@ -4,7 +4,6 @@ import { parse, specifiedRules, validate } from 'graphql';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { operationProtection } from '../gateway/operation-limits';
-import { OPERATIONS } from '../rest-adapter/operations';
 import { ENGINE_OPERATIONS } from '../rest-adapter/engine-operations';
 import { isV1Route, operationNameOf } from '../core/rest/route';
 import { v1OpenApi } from '../rest-adapter/v1/openapi';
@@ -49,7 +48,7 @@ async function main(): Promise<void> {
     const routeOperations = surface.routes.map((route) => [`${route.method.toUpperCase()} ${route.path} ${operationNameOf(route.document)}`, route.document]);
     const streamOperations = surface.streams.map((stream) => [`GET ${stream.path} ${operationNameOf(stream.document)}`, stream.document]);
     const engineOperations = Object.entries(ENGINE_OPERATIONS).map(([name, document]) => [`engine ${name}`, document]);
-    for (const [name, document] of [...Object.entries(OPERATIONS), ...engineOperations, ...routeOperations, ...streamOperations, ...domainOperations]) {
+    for (const [name, document] of [...engineOperations, ...routeOperations, ...streamOperations, ...domainOperations]) {
       try {
         for (const error of validate(apiSchema, parse(document, protection.parseOptions), rules)) problems.push(`operation ${name}: ${error.message}`);
       } catch (error) {

@@ -1,7 +1,6 @@
 import { Config, Env, loadConfig } from '../core/config';
 import { DomainModule, ModuleStart } from '../core/module';
 import { DomainSurface, mergeSurfaces } from '../core/rest/surface';
-import { LEGACY_ROUTES } from '../rest-adapter/routes';
 import { authModule } from './auth/module';
 import { campaignModule } from './campaign/module';
 import { clusterModule } from './cluster/module';
@@ -33,7 +32,7 @@ export const everyDomainPort = (port: string): Env => Object.fromEntries(MODULES
  * events out, and `npm run schema` describes it.
  */
 export const platformSurface = (): Required<DomainSurface> =>
-  mergeSurfaces([...MODULES.flatMap((module) => (module.surface ? [module.surface] : [])), { routes: LEGACY_ROUTES }]);
+  mergeSurfaces(MODULES.flatMap((module) => (module.surface ? [module.surface] : [])));
 
 /** What every domain's start receives from the registry: every contract and every public event. */
 export const platformTables = (): Pick<ModuleStart<unknown>, 'contracts' | 'publicEvents'> => ({

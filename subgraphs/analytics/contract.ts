@@ -23,6 +23,11 @@ export const ANALYTICS = {
 
 /**
  * Where a report's file is downloaded (`<PUBLIC_URL>/analytics/reports/<id>/download?expires&signature`,
- * served by the REST adapter without a token), and the purpose its URLs are signed for.
+ * served by the REST adapter without a token), the purpose its URLs are signed for, and the file's key
+ * in object storage.
  */
-export const REPORT_DOWNLOAD = { path: (reportId: string) => `/analytics/reports/${reportId}/download`, purpose: 'analytics-report' } as const;
+export const REPORT_DOWNLOAD = {
+  path: (reportId: string) => `/analytics/reports/${reportId}/download`,
+  purpose: 'analytics-report',
+  file: (reportId: string) => `reports/${reportId}.csv`,
+} as const;

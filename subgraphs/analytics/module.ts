@@ -11,6 +11,7 @@ import { ANALYTICS_EVENTS, ANALYTICS_READ_MODEL_QUEUE, applyAnalyticsEvent } fro
 import { REPORT_QUEUE } from './services/report.service';
 import { markReportFailed, removeExpiredReports, writeReport } from './services/report-writer';
 import { AnalyticsSettings, parseAnalyticsSettings } from './settings';
+import { ANALYTICS_SURFACE } from './surface';
 
 /** Analytics: a read model fed by the other domains' events, Part 3's figures and dashboard, CSV reports. */
 export const analyticsModule = defineModule<AnalyticsSettings, AnalyticsDeps, ReturnType<typeof analyticsServices>>({
@@ -24,6 +25,7 @@ export const analyticsModule = defineModule<AnalyticsSettings, AnalyticsDeps, Re
   environment: ['ANALYTICS_POINT_VALUE', 'ANALYTICS_REPORT_TTL_HOURS', 'ANALYTICS_REPORT_RETRY_LIMIT', 'ANALYTICS_REPORT_RETRY_DELAY_SECONDS'],
   deps: analyticsDeps,
   supergraphOperations: ANALYTICS_SUPERGRAPH_OPERATIONS,
+  surface: ANALYTICS_SURFACE,
   consumers: [{ queue: ANALYTICS_READ_MODEL_QUEUE, events: ANALYTICS_EVENTS, apply: applyAnalyticsEvent, batchSize: 100 }],
   // The report job: one report at a time per process, retried by the queue's policy; the last try's
   // failure marks the report failed (the job then goes to the dead-letter queue).

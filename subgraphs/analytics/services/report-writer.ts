@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { Logger } from '../../../core/logger';
 import { ObjectStorage } from '../../../core/storage/object-storage';
+import { REPORT_DOWNLOAD } from '../contract';
 import { Report, ReportType } from '../entities/report';
 import { AnalyticsSupergraph } from './analytics-supergraph';
 import { reportColumns, reportNumberColumns, reportRows } from './report-rows';
@@ -65,7 +66,7 @@ export async function writeReport(writing: ReportWriting, reportId: string): Pro
   // A failing read fails the write (and the job); `pipe` alone would leave the file waiting.
   source.on('error', (error) => csv.destroy(error));
   source.pipe(csv);
-  const key = `reports/${report.id}.csv`;
+  const key = REPORT_DOWNLOAD.file(report.id);
   await writing.storage.write(key, csv);
   const completedAt = new Date();
   await em.nativeUpdate(Report, { id: report.id }, { status: 'completed', fileKey: key, rowCount: String(rows), completedAt, expiresAt: new Date(completedAt.getTime() + writing.ttlHours * HOUR_MS) });

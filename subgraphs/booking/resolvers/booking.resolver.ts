@@ -13,7 +13,7 @@ import { MemberReference } from '../types/member.type';
 @Resolver(() => Booking)
 export class BookingResolver {
   @Authorized(Access.member, BOOKING.permissions.manage)
-  @Mutation(() => Booking, { description: 'Books places (confirmed, with a check-in code); a customer books for itself. 422-like refusal (data.rule NO_AVAILABILITY) when full or closed' })
+  @Mutation(() => Booking, { description: 'Books places (confirmed, with a check-in code); a customer books for itself. 422-like refusal (extensions.reason NO_AVAILABILITY) when full or closed' })
   createBooking(@Arg('input') input: CreateBookingInput, @Args() { idempotencyKey }: BookingIdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: BookingContext) {
     return ctx.services.bookings.create(input, caller, idempotencyKey, ctx.requestId);
   }
@@ -31,7 +31,7 @@ export class BookingResolver {
   }
 
   @Authorized(Access.member, BOOKING.permissions.manage)
-  @Mutation(() => Booking, { description: 'Checks a booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES before its start until its end (data.rule INVALID_CHECK_IN_CODE when wrong, NOT_ELIGIBLE outside that window)' })
+  @Mutation(() => Booking, { description: 'Checks a booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES before its start until its end (extensions.reason INVALID_CHECK_IN_CODE when wrong, NOT_ELIGIBLE outside that window)' })
   checkInBooking(@Args() { id }: BookingIdArgs, @Arg('checkInCode', () => String, { nullable: true }) code: string | undefined, @Caller() caller: Principal, @Ctx() ctx: BookingContext) {
     return ctx.services.bookings.checkIn(id, code ?? undefined, caller);
   }

@@ -4,7 +4,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
-import { AppError, conflict, FieldError, forbidden, notFound, validationError } from '../../../core/errors';
+import { conflict, FieldError, forbidden, notFound, refusal, validationError } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { findPage, Page } from '../../../core/pagination';
 import { BOOKING, BookingChanged } from '../contract';
@@ -26,8 +26,8 @@ export const MAX_REQUESTS = 1000;
 /** The queue of the job that completes ended bookings (every 5 minutes). */
 export const BOOKING_COMPLETION_QUEUE = 'booking.completion';
 
-/** A business rule refused (v1: 422 with `rule` as the code). */
-export const ruleRefused = (rule: 'NO_AVAILABILITY' | 'INVALID_CHECK_IN_CODE' | 'NOT_ELIGIBLE', message: string) => new AppError('BAD_REQUEST', message, [], { rule });
+/** A business rule refused, with the rule as its reason (v1: 422 with the reason as the code). */
+export const ruleRefused = (reason: 'NO_AVAILABILITY' | 'INVALID_CHECK_IN_CODE' | 'NOT_ELIGIBLE', message: string) => refusal('BAD_REQUEST', reason, message);
 
 export const newCheckInCode = (): string => Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 

@@ -59,7 +59,7 @@ export class CampaignResolver {
   }
 
   @Authorized(Access.member, CAMPAIGN.permissions.manage)
-  @Mutation(() => Participant, { description: 'Joins a customer to an active campaign (a customer for itself); refusals carry data.rule' })
+  @Mutation(() => Participant, { description: 'Joins a customer to an active campaign (a customer for itself); refusals carry extensions.reason' })
   joinCampaign(@Args() { campaignId, customerId }: JoinCampaignArgs, @Caller() caller: Principal, @Ctx() ctx: CampaignContext) {
     return ctx.services.participants.join(campaignId, customerId, caller);
   }

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
-import { AppError, forbidden, notFound, validationError } from '../../../core/errors';
+import { AppError, forbidden, notFound, refusal, validationError } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { isRecordId } from '../../../core/ids';
 import { findPage, Page } from '../../../core/pagination';
@@ -12,10 +12,10 @@ import { CustomerCampaignListArgs, ParticipantListArgs } from '../types/campaign
 import { CampaignService } from './campaign.service';
 import { CampaignSupergraph } from './campaign-supergraph';
 
-/** A refused join: a 422 business rule (`data.rule`), answered by the v1 route as that code. */
-export const ruleRefusal = (rule: 'CAMPAIGN_NOT_ACTIVE' | 'NOT_ELIGIBLE' | 'CAMPAIGN_FULL', message: string) => new AppError('BAD_REQUEST', message, [], { rule });
-/** A repeated join while the participation is active: 409 `ALREADY_JOINED`. */
-export const alreadyJoined = () => new AppError('CONFLICT', 'The customer already takes part in this campaign', [], { rule: 'ALREADY_JOINED' });
+/** A refused join: a 422 business rule, its reason answered by the v1 route as that code. */
+export const ruleRefusal = (reason: 'CAMPAIGN_NOT_ACTIVE' | 'NOT_ELIGIBLE' | 'CAMPAIGN_FULL', message: string) => refusal('BAD_REQUEST', reason, message);
+/** A repeated join while the participation is active: 409 with the reason `ALREADY_JOINED`. */
+export const alreadyJoined = () => refusal('CONFLICT', 'ALREADY_JOINED', 'The customer already takes part in this campaign');
 
 /**
  * Participations (CONTRACT-v1 "Campaign progress"): joins checked against the campaign's state and

@@ -1,27 +1,33 @@
-import { validationError } from '../../core/errors';
-import type { V1PlatformFailure, V1RouteFailure } from '../../core/rest/route';
-import { declaredFailure } from '../../core/rest/failures';
-import { customerOf, MemberRecord } from '../../core/rest/customer';
+import { validationError } from '../../../core/errors';
+import type { V1PlatformFailure, V1RouteFailure } from '../../../core/rest/route';
+import { declaredFailure } from '../../../core/rest/failures';
+
+/** The member a booking's detail reads (`member { id nickName name email phoneNumber }`). */
+interface BookingMember {
+  id: string;
+  nickName: string | null;
+  name: string | null;
+  email?: string | null;
+  phoneNumber: string | null;
+}
 
 /** A booking as the booking subgraph answers it. */
 export interface BookingRecord {
   id: string;
   memberId: string;
   venueId: string;
+  member?: BookingMember | null;
   [field: string]: unknown;
 }
 
 /** A booking in v1 (camelCase here): `customer_id` for the subgraph's member; the detail's `customer` as the v1 customer names its fields. */
 export function bookingOf(booking: BookingRecord): Record<string, unknown> {
   const { memberId, member, ...rest } = booking;
-  return { customerId: memberId, ...rest, ...(member ? { customer: embeddedCustomerOf(member as MemberRecord) } : {}) };
+  return { customerId: memberId, ...rest, ...(member ? { customer: embeddedCustomerOf(member) } : {}) };
 }
 
-/** The customer embedded in a booking: `{id, name, email, phone}`, mapped as GET /customers/{id} maps them. */
-function embeddedCustomerOf(member: MemberRecord): Record<string, unknown> {
-  const { id, name, email, phone } = customerOf(member, new Set());
-  return { id, name, email, phone };
-}
+/** The customer embedded in a booking: `{id, name, email, phone}`, as GET /customers/{id} names them. */
+const embeddedCustomerOf = (member: BookingMember): Record<string, unknown> => ({ id: member.id, name: member.name ?? member.nickName, email: member.email ?? null, phone: member.phoneNumber });
 
 /** POST /bookings: the body's known fields as the operation's input. */
 export function createBookingVariables(body: Record<string, unknown>): Record<string, unknown> {
@@ -51,17 +57,8 @@ export function venueListVariables(query: Record<string, unknown>): Record<strin
   return variables;
 }
 
-/**
- * The booking domain's failures in v1: a refused rule (`data.rule`: NO_AVAILABILITY,
- * INVALID_CHECK_IN_CODE, NOT_ELIGIBLE) is 422 with that code; a 404 names what was not found (customer, venue).
- */
-function answerBookingFailure(failure: V1PlatformFailure): V1RouteFailure | undefined {
-  const rule = (failure.data as { rule?: string } | undefined)?.rule;
-  if (failure.status === 400 && rule) return { status: 422, code: rule, message: failure.message };
-  if (failure.status === 404 && /^Member\b/.test(failure.message)) return { status: 404, code: 'CUSTOMER_NOT_FOUND', message: 'Customer not found' };
-  if (failure.status === 404 && /^Venue\b/.test(failure.message)) return { status: 404, code: 'VENUE_NOT_FOUND', message: failure.message };
-  return undefined;
-}
+/** A refused rule (its reason: NO_AVAILABILITY, INVALID_CHECK_IN_CODE, NOT_ELIGIBLE) is 422 with that code. */
+const answerBookingFailure = ({ status, reason, message }: V1PlatformFailure): V1RouteFailure | undefined => (status === 400 && reason ? { status: 422, code: reason, message } : undefined);
 
-/** Its business rules (422) are each route's to declare. */
-export const bookingFailure = declaredFailure({ 404: { CUSTOMER_NOT_FOUND: 'no customer by customer_id', VENUE_NOT_FOUND: 'no venue by venue_id' } }, answerBookingFailure);
+/** The booking routes' own failures: their business rules (422), each route's to declare (`doc.errors`). */
+export const bookingFailure = declaredFailure({}, answerBookingFailure);

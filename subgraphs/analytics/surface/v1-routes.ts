@@ -1,6 +1,10 @@
-import { LegacyRoute } from './legacy';
-import { V1_BASE } from '../../core/rest/route';
-import { arrayOf, date, dateQuery, id, integer, nullable, number, object, oneOf, string, timestamp } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { arrayOf, date, dateQuery, id, integer, nullable, number, object, oneOf, string, timestamp } from '../../../core/rest/json-schema';
+
+const ACTIVITY_SELECTION = 'activeUsers newRegistrations checkIns purchases';
+const SALES_SELECTION = 'totalSales transactionCount averageBasketSize';
+const PERIOD_SELECTION = 'period { dateFrom dateTo groupBy }';
+const REPORT_SELECTION = 'reportId type format status downloadUrl estimatedCompletion expiresAt rowCount createdAt completedAt';
 
 const BASE = `${V1_BASE}/analytics`;
 
@@ -32,11 +36,12 @@ const CAMPAIGN_FIGURES = { participants: integer(), conversions: integer(), conv
  * too; the subgraph needs analytics:read, analytics:report to ask for a report). Figures come from the
  * analytics read model, by UTC day.
  */
-export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
+export const V1_ANALYTICS_ROUTES: Route[] = [
   {
     method: 'get',
     path: `${BASE}/customers/activity`,
-    operation: 'V1CustomerActivity',
+    document: `query V1CustomerActivity($dateFrom: String, $dateTo: String, $groupBy: String, $segmentId: ID) {
+    customerActivity(dateFrom: $dateFrom, dateTo: $dateTo, groupBy: $groupBy, segmentId: $segmentId) { ${PERIOD_SELECTION} metrics { ${ACTIVITY_SELECTION} } byDate { date ${ACTIVITY_SELECTION} } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -48,7 +53,7 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/customers/segments`,
-    operation: 'V1SegmentsBreakdown',
+    document: `query V1SegmentsBreakdown { customerSegmentsBreakdown { totalCustomers bySegment { segmentId segmentName count percentage } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -62,7 +67,9 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/sales/summary`,
-    operation: 'V1SalesSummary',
+    document: `query V1SalesSummary($dateFrom: String, $dateTo: String, $storeId: String, $category: String) {
+    salesSummary(dateFrom: $dateFrom, dateTo: $dateTo, storeId: $storeId, category: $category) {
+      ${PERIOD_SELECTION} metrics { ${SALES_SELECTION} growthRate } byStore { storeId ${SALES_SELECTION} } byCategory { category ${SALES_SELECTION} } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -79,7 +86,8 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/sales/trends`,
-    operation: 'V1SalesTrends',
+    document: `query V1SalesTrends($dateFrom: String, $dateTo: String, $groupBy: String) {
+    salesTrends(dateFrom: $dateFrom, dateTo: $dateTo, groupBy: $groupBy) { ${PERIOD_SELECTION} byDate { date ${SALES_SELECTION} } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -91,7 +99,7 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/loyalty/points`,
-    operation: 'V1LoyaltyPoints',
+    document: `query V1LoyaltyPoints { loyaltyPoints { metrics { pointsEarned pointsRedeemed pointsExpired activeBalance } byTier { tierId tierName customers activeBalance } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -105,7 +113,7 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/loyalty/rewards`,
-    operation: 'V1LoyaltyRewards',
+    document: `query V1LoyaltyRewards { loyaltyRewards { metrics { rewardsClaimed rewardsRedeemed redemptionRate totalValue } topRewards { rewardId claimed redeemed totalValue } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -119,7 +127,8 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/campaigns/:id`,
-    operation: 'V1CampaignPerformance',
+    document: `query V1CampaignPerformance($id: ID!) { campaignPerformance(id: $id) {
+    campaignId name metrics { reach participants conversions conversionRate revenue roi } bySegment { segmentId segmentName participants conversions conversionRate } } }`,
     envelope: 'v1',
     scope: 'analytics',
     notFound: 'CAMPAIGN_NOT_FOUND',
@@ -136,7 +145,9 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/dashboard`,
-    operation: 'V1AnalyticsDashboard',
+    document: `query V1AnalyticsDashboard($timeRange: String) { analyticsDashboard(timeRange: $timeRange) {
+    timeRange period { dateFrom dateTo } customerActivity { ${ACTIVITY_SELECTION} bookings } sales { ${SALES_SELECTION} }
+    loyalty { pointsEarned pointsRedeemed rewardsClaimed rewardsRedeemed } campaigns { activeCampaigns participantsJoined conversions } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -155,7 +166,7 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/reports/generate`,
-    operation: 'V1GenerateReport',
+    document: `mutation V1GenerateReport($input: GenerateReportInput!) { generateReport(input: $input) { ${REPORT_SELECTION} } }`,
     envelope: 'v1',
     status: 202,
     // Contract section 2: a POST needs `write`, and /analytics/* needs `analytics`.
@@ -168,7 +179,7 @@ export const V1_ANALYTICS_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/reports/:id`,
-    operation: 'V1Report',
+    document: `query V1Report($id: ID!) { report(id: $id) { ${REPORT_SELECTION} } }`,
     envelope: 'v1',
     scope: 'analytics',
     notFound: 'REPORT_NOT_FOUND',

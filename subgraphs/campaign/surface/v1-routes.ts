@@ -1,9 +1,12 @@
-import { LegacyRoute } from './legacy';
-import { campaignFailure } from '../v1/campaigns';
-import { V1_BASE } from '../../core/rest/route';
-import { CAMPAIGN_TYPES } from '../../subgraphs/campaign/entities/campaign';
-import { MAX_AMOUNT, MAX_NAME, MAX_TEXT } from '../../subgraphs/campaign/services/campaign-input';
-import { arrayOf, dateOrTimestamp, dateQuery, id, integer, NOT_BLANK, nullable, number, object, oneOf, ref, string, timestamp } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { arrayOf, dateOrTimestamp, dateQuery, id, integer, NOT_BLANK, nullable, number, object, oneOf, ref, string, timestamp } from '../../../core/rest/json-schema';
+import { CAMPAIGN_TYPES } from '../entities/campaign';
+import { MAX_AMOUNT, MAX_NAME, MAX_TEXT } from '../services/campaign-input';
+import { campaignFailure } from './v1-campaigns';
+
+const CAMPAIGN_SELECTION = 'id name description type status startDate endDate targetSegment { id name: name_en } reward rules content participantCount conversionRate createdAt updatedAt';
+const PARTICIPANT_SELECTION = 'id campaignId customerId status joinedAt completedAt rewardClaimed progress { current target percentage }';
+const METRICS_SELECTION = 'participants conversions conversionRate revenue averageOrderValue';
 
 const BASE = `${V1_BASE}/campaigns`;
 
@@ -52,11 +55,11 @@ const JOIN_RULES = {
  * Part 3 campaigns (CONTRACT-v1 sections 2 and 5): writes need `write` and campaign:manage (marketing,
  * admin); reads any staff role with campaign:read and customers (no drafts); a customer joins for itself.
  */
-export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
+export const V1_CAMPAIGN_ROUTES: Route[] = [
   {
     method: 'post',
     path: BASE,
-    operation: 'V1CreateCampaign',
+    document: `mutation V1CreateCampaign($input: CreateCampaignInput!) { createCampaign(input: $input) { id name status createdAt } }`,
     envelope: 'v1',
     status: 201,
     doc: { summary: 'Creates a campaign as a draft', body: object(CAMPAIGN_FIELDS, ['name', 'type', 'start_date', 'end_date']), response: CREATED },
@@ -64,7 +67,8 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BASE,
-    operation: 'V1Campaigns',
+    document: `query V1Campaigns($status: String, $type: String, $dateFrom: String, $dateTo: String, $page: Int, $limit: Int) {
+    campaigns(status: $status, type: $type, dateFrom: $dateFrom, dateTo: $dateTo, page: $page, limit: $limit) { meta { page limit total } data { ${CAMPAIGN_SELECTION} } } }`,
     envelope: 'v1List',
     customer: 'self',
     doc: {
@@ -81,7 +85,7 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id`,
-    operation: 'V1Campaign',
+    document: `query V1Campaign($id: ID!) { campaign(id: $id) { ${CAMPAIGN_SELECTION} } }`,
     envelope: 'v1',
     customer: 'self',
     notFound: 'CAMPAIGN_NOT_FOUND',
@@ -90,7 +94,7 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${BASE}/:id`,
-    operation: 'V1UpdateCampaign',
+    document: `mutation V1UpdateCampaign($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN_SELECTION} } }`,
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
     doc: {
@@ -103,7 +107,7 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/:id/activate`,
-    operation: 'V1ActivateCampaign',
+    document: `mutation V1ActivateCampaign($id: ID!) { activateCampaign(id: $id) { ${CAMPAIGN_SELECTION} } }`,
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
     doc: { summary: 'Activates a draft (409 INVALID_STATE otherwise, and for a draft whose end_date has passed)', body: object({}), response: ref('Campaign') },
@@ -111,7 +115,7 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/:id/end`,
-    operation: 'V1EndCampaign',
+    document: `mutation V1EndCampaign($id: ID!) { endCampaign(id: $id) { ${CAMPAIGN_SELECTION} } }`,
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
     doc: { summary: 'Ends an active campaign (409 INVALID_STATE otherwise)', body: object({}), response: ref('Campaign') },
@@ -119,11 +123,11 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BASE}/:id/join`,
-    operation: 'V1JoinCampaign',
+    document: `mutation V1JoinCampaign($campaignId: ID!, $customerId: ID) { joinCampaign(campaignId: $campaignId, customerId: $customerId) { ${PARTICIPANT_SELECTION} } }`,
     envelope: 'v1',
     status: 201,
     customer: 'self',
-    notFound: 'CAMPAIGN_NOT_FOUND',
+    notFound: { Campaign: 'CAMPAIGN_NOT_FOUND', Member: 'CUSTOMER_NOT_FOUND' },
     doc: { summary: 'Joins a customer to an active campaign (a customer token for itself)', body: object({ customer_id: id({ description: 'a customer token may leave it out (itself)' }) }, ['customer_id']), response: ref('Participant'), errors: { 422: JOIN_RULES } },
     variables: ({ params, body }) => ({ campaignId: params.id, customerId: body.customerId }),
     v1Failure: campaignFailure,
@@ -131,7 +135,8 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id/participants`,
-    operation: 'V1CampaignParticipants',
+    document: `query V1CampaignParticipants($campaignId: ID!, $status: String, $page: Int, $limit: Int) {
+    campaignParticipants(campaignId: $campaignId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT_SELECTION} } } }`,
     envelope: 'v1List',
     notFound: 'CAMPAIGN_NOT_FOUND',
     doc: { summary: "A campaign's participants, newest first", query: { status: oneOf('active', 'completed', 'dropped') }, response: ref('Participant') },
@@ -140,7 +145,9 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${V1_BASE}/customers/:id/campaigns`,
-    operation: 'V1CustomerCampaigns',
+    document: `query V1CustomerCampaigns($customerId: ID!, $status: String, $page: Int, $limit: Int) {
+    member(id: $customerId) { id }
+    campaigns: customerCampaigns(customerId: $customerId, status: $status, page: $page, limit: $limit) { meta { page limit total } data { ${PARTICIPANT_SELECTION} campaign { ${CAMPAIGN_SELECTION} } } } }`,
     envelope: 'v1List',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
@@ -155,7 +162,9 @@ export const V1_CAMPAIGN_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BASE}/:id/analytics`,
-    operation: 'V1CampaignAnalytics',
+    document: `query V1CampaignAnalytics($id: ID!, $dateFrom: String, $dateTo: String, $groupBy: String) {
+    campaignAnalytics(id: $id, dateFrom: $dateFrom, dateTo: $dateTo, groupBy: $groupBy) {
+      campaignId metrics { ${METRICS_SELECTION} } byDate { date ${METRICS_SELECTION} } } }`,
     envelope: 'v1',
     notFound: 'CAMPAIGN_NOT_FOUND',
     doc: {

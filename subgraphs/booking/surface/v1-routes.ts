@@ -1,12 +1,14 @@
-import { LegacyRoute } from './legacy';
-import { bookingFailure, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from '../v1/bookings';
-import { V1_BASE } from '../../core/rest/route';
-import { BOOKING_TYPES } from '../../subgraphs/booking/entities/booking';
-import { VENUE_TYPES } from '../../subgraphs/booking/entities/venue';
-import { MAX_DURATION, MAX_GUESTS, MAX_REQUESTS } from '../../subgraphs/booking/services/booking.service';
-import { TIME as SLOT_TIME } from '../../subgraphs/booking/services/slots';
-import { MAX_CAPACITY } from '../../subgraphs/booking/services/venue.service';
-import { arrayOf, boolean, date, id, integer, matching, NOT_BLANK, nullable, object, oneOf, ref, string } from '../../core/rest/json-schema';
+import { Route, V1_BASE } from '../../../core/rest/route';
+import { arrayOf, boolean, date, id, integer, matching, NOT_BLANK, nullable, object, oneOf, ref, string } from '../../../core/rest/json-schema';
+import { BOOKING_TYPES } from '../entities/booking';
+import { VENUE_TYPES } from '../entities/venue';
+import { MAX_DURATION, MAX_GUESTS, MAX_REQUESTS } from '../services/booking.service';
+import { TIME as SLOT_TIME } from '../services/slots';
+import { MAX_CAPACITY } from '../services/venue.service';
+import { bookingFailure, bookingOf, BookingRecord, createBookingVariables, updateBookingVariables, venueInputOf, venueListVariables } from './v1-bookings';
+
+const VENUE_FIELDS = 'id name type address phone capacity openingTime closingTime slotMinutes availableSlots { date times } createdAt updatedAt';
+const BOOKING_FIELDS = 'id memberId venueId type date time duration guests specialRequests status checkInCode qrCode cancelReason cancelledAt checkedInAt completedAt noShow createdAt updatedAt';
 
 const VENUES = `${V1_BASE}/venues`;
 const BOOKINGS = `${V1_BASE}/bookings`;
@@ -31,17 +33,19 @@ const VENUE_BODY = (creating: boolean) =>
     creating ? ['name', 'type', 'capacity', 'opening_time', 'closing_time'] : [],
   );
 const SPECIAL_REQUESTS = nullable(string({ maxLength: MAX_REQUESTS }));
+/** A booking write's 404s by what was not found: the booking, the customer booked for, the venue. */
+const BOOKING_OR_PARTS_NOT_FOUND = { Booking: 'BOOKING_NOT_FOUND', Member: 'CUSTOMER_NOT_FOUND', Venue: 'VENUE_NOT_FOUND' };
 const NO_AVAILABILITY = { 422: { NO_AVAILABILITY: 'a slot is full, the time is no slot start, the booking ends after closing, or the slot has started' } };
 
 /**
  * Venues (CONTRACT-v1 section 5: management needs `admin`; anyone with `read`, customers too, lists them)
  * and bookings (customers on their own; staff with `write` for anyone).
  */
-export const V1_BOOKING_ROUTES: LegacyRoute[] = [
+export const V1_BOOKING_ROUTES: Route[] = [
   {
     method: 'post',
     path: VENUES,
-    operation: 'V1CreateVenue',
+    document: `mutation V1CreateVenue($input: VenueInput!) { createVenue(input: $input) { ${VENUE_FIELDS} } }`,
     envelope: 'v1',
     status: 201,
     scope: 'admin',
@@ -51,7 +55,7 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${VENUES}/:id`,
-    operation: 'V1UpdateVenue',
+    document: `mutation V1UpdateVenue($id: ID!, $input: VenueInput!) { updateVenue(id: $id, input: $input) { ${VENUE_FIELDS} } }`,
     envelope: 'v1',
     scope: 'admin',
     notFound: 'VENUE_NOT_FOUND',
@@ -61,7 +65,7 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'delete',
     path: `${VENUES}/:id`,
-    operation: 'V1DeleteVenue',
+    document: `mutation V1DeleteVenue($id: ID!) { deleteVenue(id: $id) }`,
     envelope: 'v1',
     status: 204,
     scope: 'admin',
@@ -71,7 +75,8 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: VENUES,
-    operation: 'V1Venues',
+    document: `query V1Venues($page: Int, $limit: Int, $type: String, $location: String, $available: Boolean) {
+    venues(page: $page, limit: $limit, type: $type, location: $location, available: $available) { meta { page limit total } data { ${VENUE_FIELDS} } } }`,
     envelope: 'v1List',
     customer: 'self',
     doc: {
@@ -84,7 +89,7 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${VENUES}/:id`,
-    operation: 'V1Venue',
+    document: `query V1Venue($id: ID!) { venue(id: $id) { ${VENUE_FIELDS} } }`,
     envelope: 'v1',
     customer: 'self',
     notFound: 'VENUE_NOT_FOUND',
@@ -93,7 +98,8 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${VENUES}/:id/availability`,
-    operation: 'V1VenueAvailability',
+    document: `query V1VenueAvailability($venueId: ID!, $dateFrom: String, $dateTo: String, $type: String) {
+    venueAvailability(venueId: $venueId, dateFrom: $dateFrom, dateTo: $dateTo, type: $type) { venueId availability { date slots { time available capacity } } } }`,
     envelope: 'v1',
     customer: 'self',
     notFound: 'VENUE_NOT_FOUND',
@@ -110,12 +116,13 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: BOOKINGS,
-    operation: 'V1CreateBooking',
+    document: `mutation V1CreateBooking($input: CreateBookingInput!, $idempotencyKey: String) {
+    createBooking(input: $input, idempotencyKey: $idempotencyKey) { ${BOOKING_FIELDS} } }`,
     envelope: 'v1',
     status: 201,
     idempotent: true,
     customer: 'self',
-    notFound: 'VENUE_NOT_FOUND',
+    notFound: { Venue: 'VENUE_NOT_FOUND', Member: 'CUSTOMER_NOT_FOUND' },
     doc: {
       summary: 'Books guests places in every slot the duration covers (status confirmed, a check-in code and its QR image); a customer token books for itself',
       body: object(
@@ -141,7 +148,9 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: BOOKINGS,
-    operation: 'V1Bookings',
+    document: `query V1Bookings($page: Int, $limit: Int, $customerId: ID, $venueId: ID, $status: String, $dateFrom: String, $dateTo: String) {
+    bookings(page: $page, limit: $limit, customerId: $customerId, venueId: $venueId, status: $status, dateFrom: $dateFrom, dateTo: $dateTo) {
+      meta { page limit total } data { ${BOOKING_FIELDS} } } }`,
     envelope: 'v1List',
     customer: 'self',
     doc: {
@@ -154,7 +163,7 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'get',
     path: `${BOOKINGS}/:id`,
-    operation: 'V1Booking',
+    document: `query V1Booking($id: ID!) { booking(id: $id) { ${BOOKING_FIELDS} venue { ${VENUE_FIELDS} } member { id nickName name email phoneNumber } } }`,
     envelope: 'v1',
     customer: 'self',
     notFound: 'BOOKING_NOT_FOUND',
@@ -164,10 +173,10 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'patch',
     path: `${BOOKINGS}/:id`,
-    operation: 'V1UpdateBooking',
+    document: `mutation V1UpdateBooking($id: ID!, $input: UpdateBookingInput!) { updateBooking(id: $id, input: $input) { ${BOOKING_FIELDS} } }`,
     envelope: 'v1',
     customer: 'self',
-    notFound: 'BOOKING_NOT_FOUND',
+    notFound: BOOKING_OR_PARTS_NOT_FOUND,
     doc: {
       summary: 'Changes a confirmed booking; its places move in one transaction, capacity checked again (409 INVALID_STATE once checked in, cancelled or completed)',
       body: object(
@@ -185,10 +194,10 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BOOKINGS}/:id/cancel`,
-    operation: 'V1CancelBooking',
+    document: `mutation V1CancelBooking($id: ID!, $reason: String) { cancelBooking(id: $id, reason: $reason) { ${BOOKING_FIELDS} } }`,
     envelope: 'v1',
     customer: 'self',
-    notFound: 'BOOKING_NOT_FOUND',
+    notFound: BOOKING_OR_PARTS_NOT_FOUND,
     doc: { summary: 'Cancels a booking and frees its places (409 INVALID_STATE once checked in, cancelled or completed)', body: object({ reason: nullable(string({ maxLength: MAX_REQUESTS })) }), response: BOOKING },
     variables: ({ params, body }) => ({ id: params.id, reason: body.reason }),
     payload: ({ cancelBooking }) => bookingOf(cancelBooking as BookingRecord),
@@ -197,10 +206,10 @@ export const V1_BOOKING_ROUTES: LegacyRoute[] = [
   {
     method: 'post',
     path: `${BOOKINGS}/:id/checkin`,
-    operation: 'V1CheckInBooking',
+    document: `mutation V1CheckInBooking($id: ID!, $checkInCode: String) { checkInBooking(id: $id, checkInCode: $checkInCode) { ${BOOKING_FIELDS} } }`,
     envelope: 'v1',
     customer: 'self',
-    notFound: 'BOOKING_NOT_FOUND',
+    notFound: BOOKING_OR_PARTS_NOT_FOUND,
     doc: {
       summary: 'Checks a confirmed booking in with its code, from BOOKING_CHECK_IN_LEAD_MINUTES (default 30) before it starts until it ends (409 INVALID_STATE when cancelled, completed or already checked in)',
       body: object({ check_in_code: string(NOT_BLANK) }, ['check_in_code']),
