@@ -3,7 +3,7 @@ import { Response } from 'express';
 import { IsLocaleTag } from '../../core/validation';
 import { answerV1Failure, V1FailureContext } from '../../rest-adapter/v1/envelope';
 import { customerListVariables } from '../../subgraphs/auth/surface/v1-customers';
-import { segmentOf } from '../../subgraphs/cluster/surface/customer-routes';
+import { segmentOf } from '../../subgraphs/cluster/surface/customer-segment-routes';
 import { conflictOnField, notFoundByField } from '../../core/rest/failures';
 import { toV1 } from '../../core/rest/case';
 import { changedFields, customerProfileOf } from '../../subgraphs/auth/services/customer-events';

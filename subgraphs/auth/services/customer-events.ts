@@ -3,7 +3,7 @@ import { recordEvent } from '../../../core/events/outbox-event';
 import { AUTH, CustomerProfile } from '../contract';
 import { Member, MemberStatus } from '../entities/member';
 
-/** The member's v1 customer fields (as core/rest/customer.ts reads members, before the v1 spelling). */
+/** The member's v1 customer fields (as auth/surface/v1-customer.ts reads members, before the v1 spelling). */
 export function customerProfileOf(member: Member): CustomerProfile {
   const address = member.address;
   return {

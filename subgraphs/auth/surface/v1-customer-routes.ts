@@ -1,6 +1,6 @@
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { CUSTOMER_FIELDS, customerOf, MemberRecord } from '../../../core/rest/customer';
-import { conflictOnField } from '../../../core/rest/failures';
+import { CUSTOMER_FIELDS, customerOf, MemberRecord } from './v1-customer';
+import { conflictOnField, notFoundByField } from '../../../core/rest/failures';
 import { dateQuery, oneOf, ref, string } from '../../../core/rest/json-schema';
 import { CHATAPP_CODE_BODY } from './components';
 import { customerIncludes, customerListVariables, LIST_INCLUDES } from './v1-customers';
@@ -131,5 +131,17 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     unauthenticated: 'INVALID_CODE',
     variables: ({ params, body }) => ({ id: params.id, code: body.code, appId: body.appId }),
     payload: ({ linkCustomerChatapp }) => customerOf(linkCustomerChatapp, new Set()),
+  },
+  {
+    // The cluster's tier change, answered as the customer it changed. Both variants of Part 3: `tier` (a name, customers table) or `tier_id` (loyalty table); staff only.
+    method: 'patch',
+    path: `${BASE}/:id/tier`,
+    document: `mutation V1ChangeCustomerTier($id: ID!, $input: ChangeCustomerTierInput!) {
+      changeCustomerTier(id: $id, input: $input) { member { ${CUSTOMER_FIELDS} } } }`,
+    envelope: 'v1',
+    doc: { summary: 'Change a customer\'s tier by name (`tier`) or id (`tier_id`), with the `reason` kept in its history', response: ref('Customer') },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    v1Failure: notFoundByField({ tier: 'TIER_NOT_FOUND', tierId: 'TIER_NOT_FOUND' }),
+    payload: ({ changeCustomerTier }) => customerOf(changeCustomerTier.member, new Set(['tier'])),
   },
 ];

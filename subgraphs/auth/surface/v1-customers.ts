@@ -1,6 +1,6 @@
 import { isISO8601 } from 'class-validator';
 import { FieldError, validationError } from '../../../core/errors';
-import { CUSTOMER_INCLUDES, CustomerInclude } from '../../../core/rest/customer';
+import { CUSTOMER_INCLUDES, CustomerInclude } from './v1-customer';
 import { MAX_TIER_FILTER_LENGTH } from '../types/member.inputs';
 
 /** What this version of the surface serves of `include`. */

@@ -1,7 +1,7 @@
 /**
  * A member as the v1 surface shows a customer (contract section 5): the auth member with its point balance,
- * tier, and what `include` asks for. Several domains answer customers (auth's customers, the cluster's tier
- * change, bookings embedding theirs), so the shape is written once here.
+ * tier, and what `include` asks for. Every route that answers a customer is auth's (the cluster's tier change
+ * included), so the shape is written once here.
  */
 
 /** A member's fields as a v1 customer needs them (a `MemberRecord`): the auth fields, its point balance (point) and tier (cluster). */

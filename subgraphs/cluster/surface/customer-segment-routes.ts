@@ -1,7 +1,5 @@
 import { validationError } from '../../../core/errors';
 import { isRecordId } from '../../../core/ids';
-import { CUSTOMER_FIELDS, customerOf } from '../../../core/rest/customer';
-import { notFoundByField } from '../../../core/rest/failures';
 import { arrayOf, ref } from '../../../core/rest/json-schema';
 import { Route, V1_BASE } from '../../../core/rest/route';
 
@@ -14,20 +12,8 @@ export const segmentOf = (segment: { id: string; name_en: string | null; name_th
   type: segment.type === 'manual' ? 'manual' : 'ai',
 });
 
-/** Spec Part 3, a customer's tier change and segments: the cluster's answers about a customer. */
-export const CUSTOMER_TIER_AND_SEGMENT_ROUTES: Route[] = [
-  {
-    // Both variants of Part 3: `tier` (a name, customers table) or `tier_id` (loyalty table); staff only.
-    method: 'patch',
-    path: `${BASE}/:id/tier`,
-    document: `mutation V1ChangeCustomerTier($id: ID!, $input: ChangeCustomerTierInput!) {
-      changeCustomerTier(id: $id, input: $input) { member { ${CUSTOMER_FIELDS} } } }`,
-    envelope: 'v1',
-    doc: { summary: 'Change a customer\'s tier by name (`tier`) or id (`tier_id`), with the `reason` kept in its history', response: ref('Customer') },
-    notFound: 'CUSTOMER_NOT_FOUND',
-    v1Failure: notFoundByField({ tier: 'TIER_NOT_FOUND', tierId: 'TIER_NOT_FOUND' }),
-    payload: ({ changeCustomerTier }) => customerOf(changeCustomerTier.member, new Set(['tier'])),
-  },
+/** Spec Part 3, a customer's segments: the cluster's answer about a customer. */
+export const CUSTOMER_SEGMENT_ROUTES: Route[] = [
   {
     // Staff and keys with segment:read; a customer its own (contract section 2: `/customers/{own id}/...`).
     method: 'get',
