@@ -20,7 +20,7 @@ const EMAIL_REFUSED = 'This e-mail address cannot be used for this account';
 const DUPLICATE_CHATAPP = 'This chat-app identity belongs to another customer';
 
 /**
- * What a deletion erases (docs/decisions.md, v1 follow-ups): every field that names or reaches the
+ * What a deletion erases (subgraphs/auth/DECISIONS.md, v1 follow-ups): every field that names or reaches the
  * person. The id, status, createdAt and deletedAt stay, so that the ledger, purchases and claims other
  * domains keep under the id still add up, and name no one.
  */
@@ -70,7 +70,7 @@ export class CustomerService {
    * The given fields; absent ones stay, null clears (the name stays). A customer token reaches only
    * itself (resolver). An e-mail another member has is 409 DUPLICATE for staff, who read the customer
    * list anyway; a customer changing its own is answered a 400 on `email` that does not say the address
-   * is someone's (docs/decisions.md, issue 24).
+   * is someone's (subgraphs/auth/DECISIONS.md, issue 24).
    */
   async update(id: string, input: UpdateCustomerInput, caller: Principal): Promise<Member> {
     const member = await new MemberService(this.em, this.deps).get(id);

@@ -5,7 +5,7 @@ import { MAX_TIER_FILTER_LENGTH } from '../types/member.inputs';
 
 /** What this version of the surface serves of `include`. */
 const SERVED_INCLUDES = new Set<string>(CUSTOMER_INCLUDES);
-/** A list includes the tier object only: point totals and rewards are read per customer (docs/decisions.md). */
+/** A list includes the tier object only: point totals and rewards are read per customer (subgraphs/auth/DECISIONS.md). */
 export const LIST_INCLUDES = new Set(['tier']);
 
 /** `include=points,tier`: 400 on `include` naming anything else (or what is not served yet, or on lists). */

@@ -23,7 +23,7 @@ export class BadgeTierCondition {
   @Field(() => [String]) tierIds: string[];
 }
 
-/** A badge's rule (stored as jsonb); see docs/decisions.md ## Cluster for how each type is counted. */
+/** A badge's rule (stored as jsonb); see subgraphs/cluster/DECISIONS.md ## Cluster for how each type is counted. */
 @ObjectType()
 export class BadgeRule {
   @Field(() => BadgeRuleType) type: BadgeRuleType;

@@ -6,7 +6,7 @@ import { CLUSTER } from '../contract';
 
 /**
  * `manual`: staff pick the members (cluster.segment_member). `rule`: the members are whoever matches
- * the rule when the segment is read. Part 3's `ai` is not built (see docs/decisions.md).
+ * the rule when the segment is read. Part 3's `ai` is not built (see subgraphs/cluster/DECISIONS.md).
  */
 export const SegmentType = graphqlEnum('SegmentType', ['manual', 'rule'], 'manual: picked members; rule: members matching the rule when read');
 export type SegmentType = EnumValue<typeof SegmentType>;

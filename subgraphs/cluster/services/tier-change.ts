@@ -56,7 +56,7 @@ export async function recordTierChange(em: EntityManager, change: TierChange): P
       tierEndAt: change.tierEndAt?.toISOString() ?? null,
       snapshot: change.snapshot,
       historyId: history?.id ?? null,
-      // The v1 webhook fields (Part 3 `customer.tier_changed`, docs/decisions.md): snake_case beside the internal ones.
+      // The v1 webhook fields (Part 3 `customer.tier_changed`, subgraphs/cluster/DECISIONS.md): snake_case beside the internal ones.
       customer_id: change.memberId,
       from_tier: fromTier,
       to_tier: toTier,

@@ -8,7 +8,7 @@ const SEGMENT_FIELDS = `id name_en name_th name_cn description_en description_th
   rule { tierIds minPoints maxPoints activeWithinDays } createdAt updatedAt`;
 const CATEGORY_FIELDS = 'id name_en name_th name_cn createdAt updatedAt';
 
-/** Segments and interests (docs/decisions.md, Cluster): literal paths (members/:memberId, me, categories) before :id. */
+/** Segments and interests (subgraphs/cluster/DECISIONS.md, Cluster): literal paths (members/:memberId, me, categories) before :id. */
 export const SEGMENT_ROUTES: Route[] = [
   {
     method: 'get',

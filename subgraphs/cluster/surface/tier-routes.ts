@@ -18,7 +18,7 @@ const HISTORY_FIELDS = `id memberId changeType snapshot createdAt
 const HISTORY_FILTERS = '$page: Int, $limit: Int, $start: String, $end: String, $actionType: TierChangeType, $locale: Locale';
 const HISTORY_ARGS = 'page: $page, limit: $limit, start: $start, end: $end, actionType: $actionType';
 
-/** The tier uploads: the logo (stored as the tier's imageUrl) and the benefit logos (see docs/decisions.md). */
+/** The tier uploads: the logo (stored as the tier's imageUrl) and the benefit logos (see subgraphs/cluster/DECISIONS.md). */
 const TIER_LOGO = { name: 'tierLogo' };
 const BENEFIT_LOGOS = { name: 'benefitLogos', maxCount: 19 };
 const TIER_MANAGE = withPermission(CLUSTER.permissions.tierManage);

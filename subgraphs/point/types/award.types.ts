@@ -4,7 +4,7 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 
 /** The most points one award moves: whole points, well inside GraphQL's Int. */
 export const MAX_AWARD_POINTS = 1_000_000_000;
-/** The most awards one batch carries (docs/decisions.md, v1 loyalty). */
+/** The most awards one batch carries (subgraphs/point/DECISIONS.md, v1 loyalty). */
 export const MAX_BATCH_AWARDS = 1_000;
 
 /** One award of whole points to a member, as the v1 surface gives it. */

@@ -45,7 +45,7 @@ export function claimOf(code: CodeRecord): Record<string, unknown> {
   };
 }
 
-/** POST /rewards/claim: the claim of one unit, the list of claims of several (docs/decisions.md). */
+/** POST /rewards/claim: the claim of one unit, the list of claims of several (subgraphs/reward/DECISIONS.md). */
 export const claimAnswerOf = (claim: ClaimRecord): unknown => (claim.quantity === 1 ? claimOf(claim.codes[0]) : claim.codes.map(claimOf));
 
 /** POST /points/redeem: what was spent and the claims it issued. */
