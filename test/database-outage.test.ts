@@ -5,6 +5,7 @@ import { createScratchDatabase, ScratchDatabase } from './support/scratch-databa
 import { TcpProxy } from './support/tcp-proxy';
 import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, TestMember, TestPlatform, TestStaff } from './support/test-platform';
 import { waitFor } from './support/wait-for';
+import { WEBHOOK_FAN_OUT_QUEUE } from '../subgraphs/webhook/services/fan-out';
 
 /** The request deadline of this platform (REQUEST_TIMEOUT_MS): short, so that a stalled database shows in seconds. */
 const DEADLINE_MS = 3_000;
@@ -130,6 +131,11 @@ describe('the database unreachable', () => {
   });
 
   it('records a webhook delivery the receiver took while the database went away once it is back, rather than send it again', async () => {
+    // The earlier tests' events are fanned out before the webhook exists, so it gets this test's event alone
+    // (one of theirs, claimed as the database went away, would wait for its lease to run out).
+    const fanningOut = async () =>
+      (await platform.sql.query(`select count(*)::int as open from pgboss.job where name = $1 and state in ('created', 'retry', 'active')`, [WEBHOOK_FAN_OUT_QUEUE])).rows[0].open;
+    await waitFor(async () => (await fanningOut()) === 0, 'the earlier events fanned out', 30_000);
     const receiver = await startFakeWebhookReceiver();
     try {
       const webhook = await platform.api('POST', '/api/v1/webhooks', { token: admin.token, body: { url: `${receiver.url}/outage`, events: ['points.earned'] } });
