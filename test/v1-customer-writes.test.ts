@@ -3,6 +3,7 @@ import { PublicEventLookup } from '../core/rest/surface';
 import { platformSurface } from '../subgraphs/registry';
 import { CHATAPP_APP_ID } from './support/fake-chatapp';
 import { unique } from './support/test-platform';
+import { announceTiers } from './support/tier-catalog';
 import { useModuleJobs } from './support/module-jobs';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
@@ -31,6 +32,7 @@ beforeAll(async () => {
       [tier.id, tier.name, `${tier.name} th`, tier.level, tier.active, tier.special],
     );
   }
+  await announceTiers(platform.sql, Object.values(tiers).map((tier) => tier.id));
 });
 
 type Body = Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { announceTiers } from './support/tier-catalog';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
@@ -43,6 +44,7 @@ beforeAll(async () => {
      values ($1, $2, 'ทอง', 'fixture', $3, '{}', true, false, now(), now())`,
     [tier.id, tier.name_en, tier.level],
   );
+  await announceTiers(platform.sql, [tier.id]);
   const assigned = await platform.api('POST', '/cluster/api/tiers/assign', { token: marketing.token, body: { memberId: alice.id, tierId: tier.id } });
   if (assigned.status >= 300) throw new Error(`tier assignment failed: ${JSON.stringify(assigned.body)}`);
 });

@@ -27,6 +27,8 @@ export interface CatalogDefinition<T> {
   orderBy: QueryOrderMap<T>;
   /** A unique index of live records (a level, a name): its violation is a 409 on this field. */
   unique?: { field: string; message: (record: T) => string };
+  /** The catalog's event of a written record, recorded with each write (create, update, set-active, soft delete) in its flush. */
+  announce?: (em: EntityManager, record: T) => void;
 }
 
 type Given<T> = { [K in keyof T]?: T[K] | null };
@@ -68,7 +70,7 @@ export class CatalogService<T extends NamedCatalogEntity> {
   async setActive(id: string, isActive: boolean): Promise<T> {
     const record = await this.live(id);
     Object.assign(record, { isActive });
-    await this.em.flush();
+    await this.flush(record);
     return record;
   }
 
@@ -76,7 +78,7 @@ export class CatalogService<T extends NamedCatalogEntity> {
   async softDelete(id: string): Promise<T> {
     const record = await this.live(id);
     record.deletedAt = new Date();
-    await this.em.flush();
+    await this.flush(record);
     return record;
   }
 
@@ -111,8 +113,9 @@ export class CatalogService<T extends NamedCatalogEntity> {
     this.assignGiven(record, input as Given<T>, fields);
   }
 
-  /** Flushes, reporting the catalog's unique index as 409 on its field. */
+  /** Flushes the record's write with the catalog's event of it, reporting the catalog's unique index as 409 on its field. */
   protected async flush(record: T): Promise<void> {
+    this.catalog.announce?.(this.em, record);
     try {
       await this.em.flush();
     } catch (error) {

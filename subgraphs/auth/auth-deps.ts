@@ -5,7 +5,6 @@ import { Mailer } from '../../core/messaging/mailer';
 import { SmsSender } from '../../core/messaging/sms';
 import { Logger } from '../../core/logger';
 import { ChatappClient } from './chatapp-client';
-import { TierNames } from './services/tier-names-supergraph';
 import { MailTemplates } from './services/mail-templates-supergraph';
 
 /** What the auth services need from outside the database. */
@@ -20,8 +19,6 @@ export interface AuthDeps {
   logger: Logger;
   /** The notification domain's mail templates, through the supergraph; without it the built-in texts are sent. */
   mailTemplates?: MailTemplates;
-  /** The cluster's tiers by name and its entry tier (member list `tier` filter), through the supergraph. */
-  tierNames?: TierNames;
   /** The OAuth authorization server's issuer identifier (PUBLIC_URL), sent back as `iss` with codes. */
   oauthIssuer?: string;
 }

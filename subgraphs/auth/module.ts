@@ -10,11 +10,13 @@ import { ChatappClient } from './chatapp-client';
 import { AuthContext, authServices } from './context';
 import { CLUSTER } from '../cluster/contract';
 import { applyMemberTier } from './services/member-tier-projection';
+import { applyTierCatalog } from './services/tier-catalog';
 import { AUTH } from './contract';
 import { ConsentAcceptance } from './entities/consent-acceptance';
 import { ConsentVersion } from './entities/consent-version';
 import { Member } from './entities/member';
 import { MemberTier } from './entities/member-tier';
+import { TierCatalogEntry } from './entities/tier-catalog-entry';
 import { OAuthAuthorizationCode } from './entities/oauth-authorization-code';
 import { OAuthClient } from './entities/oauth-client';
 import { OAuthToken } from './entities/oauth-token';
@@ -36,7 +38,6 @@ import { StaffAccountResolver } from './resolvers/staff-account.resolver';
 import { StaffResolver } from './resolvers/staff.resolver';
 import { RoleService } from './services/role.service';
 import { AUTH_MAIL_OPERATIONS, MailTemplates } from './services/mail-templates-supergraph';
-import { TIER_NAME_OPERATIONS, TierNames } from './services/tier-names-supergraph';
 import { StaffService } from './services/staff.service';
 import { OAUTH_PURGE_QUEUE, purgeOAuthRecords } from './services/oauth-purge';
 import { AUTH_SURFACE } from './surface';
@@ -48,7 +49,7 @@ import { AUTH_SURFACE } from './surface';
 export const authModule = defineModule({
   contract: AUTH,
   defaultPort: 4001,
-  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, MemberTier, OAuthClient, OAuthAuthorizationCode, OAuthToken],
+  entities: [Role, Staff, PasswordResetSession, ServiceApiKey, RefreshToken, Member, ConsentVersion, ConsentAcceptance, MemberTier, TierCatalogEntry, OAuthClient, OAuthAuthorizationCode, OAuthToken],
   migrations: authMigrations,
   resolvers: [SessionResolver, StaffAccountResolver, StaffResolver, ApiKeyResolver, MemberResolver, RoleResolver, ConsentResolver, HealthResolver, CustomerResolver, OAuthResolver],
   referenceResolvers: {
@@ -64,10 +65,9 @@ export const authModule = defineModule({
     chatapp: new ChatappClient(config.chatapp),
     logger,
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
-    tierNames: new TierNames(new AccessTokens(config.jwtSecret), gateway),
     oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
-  supergraphOperations: { ...AUTH_MAIL_OPERATIONS, ...TIER_NAME_OPERATIONS },
+  supergraphOperations: AUTH_MAIL_OPERATIONS,
   surface: AUTH_SURFACE,
   services: authServices,
   jobs: [
@@ -80,7 +80,10 @@ export const authModule = defineModule({
       },
     },
   ],
-  consumers: [{ queue: 'auth.member-tiers', events: [CLUSTER.events.tierChanged], apply: applyMemberTier }],
+  consumers: [
+    { queue: 'auth.member-tiers', events: [CLUSTER.events.tierChanged], apply: applyMemberTier },
+    { queue: 'auth.tier-catalog', events: [CLUSTER.events.tierCatalogChanged], apply: applyTierCatalog },
+  ],
   onStart: async ({ orm, config, contracts, deps, logger }) => {
     await new RoleService(orm.em.fork()).grantDefaults(contracts);
     if (!config.bootstrapAdmin) return;

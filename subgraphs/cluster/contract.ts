@@ -16,7 +16,11 @@ export const CLUSTER = {
     marketing: ['tier:read', 'tier:manage', 'badge:manage', 'segment:read', 'segment:manage'],
     tenant: ['tier:read'],
   },
-  events: { tierChanged: event<CustomerTierChanged>('customer.tier_changed'), badgeCompleted: event<BadgeCompleted>('badge.completed') },
+  events: {
+    tierChanged: event<CustomerTierChanged>('customer.tier_changed'),
+    badgeCompleted: event<BadgeCompleted>('badge.completed'),
+    tierCatalogChanged: event<TierCatalogChanged>('tier.catalog_changed'),
+  },
 } as const satisfies DomainContract;
 
 /**
@@ -42,6 +46,23 @@ export interface CustomerTierChanged {
   to_tier: { id: string; name: string | null; level: number } | null;
   reason: string | null;
   changed_at: string;
+}
+
+/**
+ * `tier.catalog_changed` (aggregate: the tier): a tier as it is after a write of its names, level, activity,
+ * specialness or deletion, with what another domain needs to match it by name and to tell the entry tier
+ * (the live, active, non-special tier of the lowest level, oldest first: `entryTierOf`).
+ */
+export interface TierCatalogChanged {
+  tierId: string;
+  name_en: string | null;
+  name_th: string | null;
+  name_cn: string | null;
+  level: number;
+  isActive: boolean;
+  isSpecial: boolean;
+  createdAt: string;
+  deletedAt: string | null;
 }
 
 /** `badge.completed`: a member completed a badge (aggregate: the member). */

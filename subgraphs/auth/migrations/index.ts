@@ -14,6 +14,7 @@ import { Migration20261126CustomerFields } from './migration-20261126-customer-f
 import { Migration20261127RewardRead } from './migration-20261127-reward-read';
 import { Migration20261127OAuth } from './migration-20261127-oauth';
 import { Migration20261201OAuthClientState } from './migration-20261201-oauth-client-state';
+import { Migration20261202TierCatalog } from './migration-20261202-tier-catalog';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -33,4 +34,5 @@ export const authMigrations = {
   Migration20261127RewardRead,
   Migration20261127OAuth,
   Migration20261201OAuthClientState,
+  Migration20261202TierCatalog,
 };

@@ -2,7 +2,6 @@ import { EntityManager, raw, UniqueConstraintViolationException } from '@mikro-o
 import QRCode from 'qrcode';
 import { RowLookup } from '../../../core/db/row-lookup';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
-import { isRecordId } from '../../../core/ids';
 import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
@@ -17,7 +16,7 @@ import { MemberQrCode } from '../types/member.types';
 import { MemberLogin, MemberLoginStatus } from '../types/session.types';
 import { memberPrincipal, SessionService } from './session.service';
 import { ENTRY_TIER_PROMISE } from '../../cluster/contract';
-import { TierFilter } from './tier-names-supergraph';
+import { TierFilter, tierFilterOf } from './tier-catalog';
 import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } from './customer-events';
 
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
@@ -78,18 +77,13 @@ export class MemberService {
     if (args.statusIn) where.status = { $in: args.statusIn };
     const created = createdRange(args.createdFrom, args.createdTo);
     if (created) where.createdAt = created;
-    const tiers = args.tier !== undefined ? await this.tierFilterOf(args.tier) : undefined;
+    const tiers = args.tier !== undefined ? await tierFilterOf(this.em, args.tier) : undefined;
     // A raw condition serves one query: the count and the page each get their own.
     const conditions = () => (tiers ? { ...where, ...onTiers(tiers) } : where);
     const filtered = args.birthdayFrom || args.search || args.statusIn || created || tiers;
     const total = filtered ? await this.em.count(Member, conditions()) : await tallyTotal(this.em, 'auth', 'live_members');
     const orderBy = { [args.sortBy ?? 'createdAt']: args.sortOrder ?? 'desc', ...(args.sortBy === 'createdAt' ? {} : { createdAt: 'desc' as const }), id: 'asc' as const };
     return findPage(this.em, Member, conditions(), orderBy, args, total);
-  }
-
-  /** The tier filter's tiers, through the cluster: an id as given, a name as every tier with that name in some language. */
-  private async tierFilterOf(tier: string): Promise<TierFilter> {
-    return (await this.deps.tierNames?.filterOf(tier)) ?? { tierIds: isRecordId(tier) ? [tier] : [], entryTier: false };
   }
 
   async findByIds(ids: string[]): Promise<Member[]> {

@@ -7,6 +7,7 @@ import { Migration20261122SegmentsInterests } from './migration-20261122-segment
 import { Migration20261123ClusterOutboxChain } from './migration-20261123-outbox-chain';
 import { Migration20261124ClusterLargeTiers } from './migration-20261124-large-tiers';
 import { Migration20261126ClusterTierReason } from './migration-20261126-tier-reason';
+import { Migration20261202ClusterTierCatalogAnnounced } from './migration-20261202-tier-catalog-announced';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -19,4 +20,5 @@ export const clusterMigrations = {
   Migration20261123ClusterOutboxChain,
   Migration20261124ClusterLargeTiers,
   Migration20261126ClusterTierReason,
+  Migration20261202ClusterTierCatalogAnnounced,
 };

@@ -4,7 +4,9 @@ import { DESCRIBED } from '../../../core/catalog/catalog-entity';
 import { CatalogService } from '../../../core/catalog/catalog.service';
 import { AppError, badRequest, conflict } from '../../../core/errors';
 import { Locale, projectLocale } from '../../../core/i18n';
+import { recordEvent } from '../../../core/events/outbox-event';
 import { recordIdsAmong } from '../../../core/ids';
+import { CLUSTER } from '../contract';
 import { BENEFIT_LOCALIZED, Tier, TierBenefit, TierRequirement } from '../entities/tier';
 import { CreateTierInput, TierBenefitInput, TierRequirementInput, UpdateTierInput } from '../types/tier.types';
 
@@ -17,7 +19,7 @@ export interface TierMemberCount {
   count: number;
 }
 
-/** Membership tiers: localized CRUD with soft delete, one live tier per level. */
+/** Membership tiers: localized CRUD with soft delete, one live tier per level; each write announced (`tier.catalog_changed`). */
 export class TierService extends CatalogService<Tier> {
   constructor(em: EntityManager) {
     super(em, {
@@ -26,6 +28,7 @@ export class TierService extends CatalogService<Tier> {
       localized: DESCRIBED,
       orderBy: { level: 'asc', createdAt: 'asc', id: 'asc' },
       unique: { field: 'level', message: (tier) => levelTakenMessage(tier.level) },
+      announce: announceTier,
     });
   }
 
@@ -107,6 +110,17 @@ export class TierService extends CatalogService<Tier> {
   private async assertLevelFree(level: number): Promise<void> {
     if (await this.em.count(Tier, { level })) throw conflict(levelTakenMessage(level), 'level');
   }
+}
+
+/** Announces the tier as written (`tier.catalog_changed`), in the write's flush: auth keeps its tier catalog from it. */
+function announceTier(em: EntityManager, tier: Tier): void {
+  const { id: tierId, name_en, name_th, name_cn, level, isActive, isSpecial, createdAt, deletedAt } = tier;
+  recordEvent(
+    em,
+    CLUSTER.events.tierCatalogChanged,
+    { tierId, name_en, name_th, name_cn, level, isActive, isSpecial, createdAt: createdAt.toISOString(), deletedAt: deletedAt?.toISOString() ?? null },
+    { aggregateId: tierId },
+  );
 }
 
 const levelTakenMessage = (level: number) => `A live tier with level ${level} already exists`;
