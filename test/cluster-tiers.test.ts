@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { IMAGES, png } from './support/images';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
+import { waitFor } from './support/wait-for';
 
 const { platform, admin, marketing, tenant, member } = usePlatform({ staff: ['admin', 'marketing', 'tenant'], members: 1 });
 
@@ -416,6 +417,30 @@ describe('changing tiers', () => {
     expect((await get(`?search=${tag}&includeDeletedAt=true`)).body.data.data.data.map((tier: { id: string }) => tier.id)).toEqual([created.id]);
     expect((await platform.api('DELETE', `${BASE}/${created.id}`, { token: marketing.token })).status).toBe(404);
     expect((await platform.api('PUT', `${BASE}/${created.id}`, { token: marketing.token, body: { name_en: 'back' } })).status).toBe(404);
+  });
+});
+
+describe("auth's tier catalog", () => {
+  it('follows every write of a tier (tier.catalog_changed in the same transaction): create, rename, deactivate, delete', async () => {
+    const created = await createTier({ name_th: 'ทดสอบ' });
+    const catalogRow = async () =>
+      (await platform.sql.query('select name_en, name_th, level, is_active, is_special, deleted_at is not null as deleted from auth.tier_catalog where tier_id = $1', [created.id])).rows[0];
+    /** Waits until auth's row of the tier has the expected fields. */
+    const caughtUp = (expected: Record<string, unknown>) =>
+      waitFor(async () => {
+        const row = await catalogRow();
+        return row !== undefined && Object.entries(expected).every(([field, value]) => row[field] === value);
+      }, `auth's tier catalog to hold ${JSON.stringify(expected)}`);
+    await caughtUp({ name_en: created.name_en, name_th: 'ทดสอบ', level: created.level, is_active: true, is_special: false, deleted: false });
+    const renamed = unique('Renamed ');
+    expect((await platform.api('PUT', `${BASE}/${created.id}`, { token: marketing.token, body: { name_en: renamed, isSpecial: true } })).status).toBe(200);
+    await caughtUp({ name_en: renamed, is_special: true });
+    expect((await platform.api('PATCH', `${BASE}/${created.id}/set-active`, { token: marketing.token, body: { isActive: false } })).status).toBe(200);
+    await caughtUp({ name_en: renamed, is_active: false, deleted: false });
+    expect((await platform.api('DELETE', `${BASE}/${created.id}`, { token: marketing.token })).status).toBe(200);
+    await caughtUp({ name_en: renamed, is_active: false, deleted: true });
+    const announced = await platform.sql.query(`select count(*)::int as n from cluster.outbox_event where type = 'tier.catalog_changed' and aggregate_id = $1`, [created.id]);
+    expect(announced.rows[0].n).toBe(4);
   });
 });
 
