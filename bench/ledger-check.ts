@@ -79,3 +79,23 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
   }
   return { members, transactions: members.reduce((sum, member) => sum + member.transactions, 0), problems };
 }
+
+/**
+ * The outbox beside the ledger: each of the members' entries has exactly one `points.*` event in
+ * point.outbox_event naming it, and no event names an entry that is not there. One line per problem.
+ */
+export async function checkOutbox(pool: Pool, memberIds: string[]): Promise<string[]> {
+  const { rows } = await pool.query<{ entries: number; events: number; missing: number; orphans: number }>(
+    `with entries as (select id::text as id from point.point_transaction where member_id = any($1::uuid[])),
+          events as (select payload->>'transactionId' as id from point.outbox_event
+                      where aggregate_id = any($1::text[]) and type in ('points.earned', 'points.redeemed', 'points.expired'))
+     select (select count(*) from entries)::int as entries,
+            (select count(*) from events)::int as events,
+            (select count(*) from entries e where not exists (select 1 from events v where v.id = e.id))::int as missing,
+            (select count(*) from events v where not exists (select 1 from entries e where e.id = v.id))::int as orphans`,
+    [memberIds],
+  );
+  const { entries, events, missing, orphans } = rows[0];
+  if (entries === events && missing === 0 && orphans === 0) return [];
+  return [`outbox: ${events} events for ${entries} ledger entries (${missing} entries without an event, ${orphans} events without an entry)`];
+}

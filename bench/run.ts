@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { largeData } from './large';
-import { checkLedger } from './ledger-check';
+import { checkLedger, checkOutbox } from './ledger-check';
 import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
 import { redeemBurst } from './redeem';
 import { streamScenario } from './stream';
@@ -14,15 +14,15 @@ import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
 import { bookingBurst } from './bookings';
 import { notificationSegmentSend } from './notifications';
 import { analyticsScenario } from './analytics';
-import { v1BatchAward, v1CustomerRead } from './v1';
+import { v1Award, v1BatchAward, v1CustomerRead } from './v1';
 import { EARN_POINTS, SPEND_POINTS, seedLedger } from './seed-ledger';
 import { freePort } from '../core/http';
 import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,notify,analytics,large; all but large by default (it seeds 10,000,000 rows: npm run bench:large). */
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1batch,webhooks,bookings,notify,analytics').split(',').map((name) => name.trim()));
+/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1award,v1batch,webhooks,bookings,notify,analytics,large; all but large by default (it seeds 10,000,000 rows: npm run bench:large). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1award,v1batch,webhooks,bookings,notify,analytics').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
@@ -85,15 +85,23 @@ interface WriteCounts {
   unexpected: Map<string, number>;
 }
 
+/** Where one side of the points write scenario earns and spends: the platform's REST routes or the baseline's. */
+interface WriteSide {
+  name: string;
+  url: string;
+  earnPath: string;
+  spendPath: string;
+}
+
 /**
  * Earn 10 / spend 5, alternating on each connection, each for a random member of the hot set, so
  * that concurrent requests keep meeting on the same balance rows.
  */
-function loadWrites(target: Target, members: string[], duration: number): Promise<{ result: Result; counts: WriteCounts }> {
+function loadWrites(target: Target, side: WriteSide, members: string[], duration: number): Promise<{ result: Result; counts: WriteCounts }> {
   const counts: WriteCounts = { earned: 0, spent: 0, refused: 0, unexpected: new Map() };
   const unexpected = (kind: string, status: number, body: string) => {
     const key = `${kind} ${status}`;
-    if (!counts.unexpected.has(key)) console.error(`  first unexpected ${key}: ${body.slice(0, 300)}`);
+    if (!counts.unexpected.has(key)) console.error(`  ${side.name}: first unexpected ${key}: ${body.slice(0, 300)}`);
     counts.unexpected.set(key, (counts.unexpected.get(key) ?? 0) + 1);
   };
   const movement = (amount: number) => (request: autocannon.Request) => ({
@@ -101,20 +109,20 @@ function loadWrites(target: Target, members: string[], duration: number): Promis
     body: JSON.stringify({ memberId: members[randomInt(members.length)], amount }),
   });
   const result = run({
-    url: target.restUrl,
+    url: side.url,
     connections: CONNECTIONS,
     duration,
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
     requests: [
       {
         method: 'POST',
-        path: '/point/api/earn',
+        path: side.earnPath,
         setupRequest: movement(EARN_POINTS),
         onResponse: (status, body) => (status >= 200 && status < 300 ? counts.earned++ : unexpected('earn', status, body)),
       },
       {
         method: 'POST',
-        path: '/point/api/spend',
+        path: side.spendPath,
         setupRequest: movement(SPEND_POINTS),
         onResponse: (status, body) => {
           if (status >= 200 && status < 300) counts.spent++;
@@ -125,6 +133,43 @@ function loadWrites(target: Target, members: string[], duration: number): Promis
     ],
   });
   return result.then((result) => ({ result, counts }));
+}
+
+/** One side's measured run, its counts and what its state check found. */
+interface WriteRun {
+  result: Result;
+  counts: WriteCounts;
+  problems: string[];
+}
+
+/**
+ * One side of the points write scenario on its own hot set: warm-up, measured run, then the ledger
+ * check (balance = ledger = open lots, entry counts, no negative balance_after), one outbox event per
+ * entry, as many entries as successful writes (and at most the requests dropped in flight more).
+ */
+async function writeSide(target: Target, pool: Pool, side: WriteSide): Promise<WriteRun> {
+  const members = Array.from({ length: HOT_MEMBERS }, () => randomUUID());
+  const warmUp = await loadWrites(target, side, members, WARM_UP_SECONDS);
+  const { result, counts } = await loadWrites(target, side, members, DURATION_SECONDS);
+  await settle(pool, members);
+  const check = await checkLedger(pool, members);
+  const problems = [...check.problems, ...(await checkOutbox(pool, members))];
+  if (check.members.length !== members.length) problems.push(`${check.members.length} of ${members.length} members checked`);
+  // Every write of the warm-up and of the measured run lands on the hot set.
+  const succeeded = warmUp.counts.earned + warmUp.counts.spent + counts.earned + counts.spent;
+  // autocannon drops the requests still in flight when a run ends; the server may commit them.
+  const inFlight = 2 * CONNECTIONS;
+  if (check.transactions < succeeded || check.transactions > succeeded + inFlight) {
+    problems.push(`${check.transactions} ledger rows for ${succeeded} successful writes (+ at most ${inFlight} dropped in flight)`);
+  }
+  const unexpected = [...counts.unexpected.values(), ...warmUp.counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
+  if (unexpected > 0) problems.push(`${unexpected} unexpected responses (${[...counts.unexpected].map(([key, n]) => `${key} x${n}`).join(', ')})`);
+  if (result.errors + warmUp.result.errors > 0) problems.push(`${result.errors + warmUp.result.errors} connection errors or timeouts`);
+  const balances = check.members.reduce((sum, member) => sum + Number(member.balance), 0);
+  console.log(
+    `${side.name}: earned ${counts.earned}, spent ${counts.spent}, refused for insufficient points (400) ${counts.refused}; ledger check over ${members.length} hot members: ${check.transactions} transactions for ${succeeded} successful writes (warm-up included), balances total ${balances}`,
+  );
+  return { result, counts, problems };
 }
 
 /** Waits until the requests autocannon dropped in flight at the end of a run have landed. */
@@ -138,44 +183,31 @@ async function settle(pool: Pool, members: string[]): Promise<void> {
 }
 
 /**
- * Sustained earn + spend through REST on a hot set of members, then the ledger check: for each
- * member the ledger sum (EARN - SPEND - EXPIRE) equals point_balance.point_amount and the open
- * lots, and no balance_after is negative. FAIL on a broken invariant or on an unexpected response.
+ * Sustained earn + spend on a hot set of members, through REST (adapter, gateway, point) and beside it
+ * through the hand-written baseline (bench/baselines/points.ts), each on its own hot set; after each,
+ * the ledger and outbox checks. FAIL on a broken invariant or on an unexpected response.
  */
 async function pointsWrite(target: Target, pool: Pool): Promise<boolean> {
-  const members = Array.from({ length: HOT_MEMBERS }, () => randomUUID());
-  const warmUp = await loadWrites(target, members, WARM_UP_SECONDS);
-  const { result, counts } = await loadWrites(target, members, DURATION_SECONDS);
-  await settle(pool, members);
-  const check = await checkLedger(pool, members);
-
-  const unexpected = [...counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
-  const warmUnexpected = [...warmUp.counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
-  console.log(`\nPOST /point/api/earn ${EARN_POINTS} + /point/api/spend ${SPEND_POINTS}, ${HOT_MEMBERS} hot members, ${CONNECTIONS} connections, ${DURATION_SECONDS}s\n`);
+  const sides: WriteSide[] = [
+    { name: 'baseline: express + jose + pg', url: target.baselineUrl, earnPath: '/baseline/points/earn', spendPath: '/baseline/points/spend' },
+    { name: 'platform: REST -> gateway -> point', url: target.restUrl, earnPath: '/point/api/earn', spendPath: '/point/api/spend' },
+  ];
+  console.log('');
+  const runs: WriteRun[] = [];
+  for (const side of sides) runs.push(await writeSide(target, pool, side));
+  console.log(`\nPOST /point/api/earn ${EARN_POINTS} + /point/api/spend ${SPEND_POINTS}, ${HOT_MEMBERS} hot members, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
   console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx   refused  unexpected  errors');
-  console.log(
-    `${'points write: REST -> gateway -> point'.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)} ${String(counts.refused).padStart(9)} ${String(unexpected).padStart(11)} ${String(result.errors).padStart(7)}`,
-  );
-  console.log(`\nearned ${counts.earned}, spent ${counts.spent}, spends refused for insufficient points (400) ${counts.refused}`);
-  if (unexpected > 0) console.log(`unexpected responses: ${[...counts.unexpected].map(([key, n]) => `${key} x${n}`).join(', ')}`);
-
-  // Every write of the warm-up and of the measured run lands on the hot set.
-  const succeeded = warmUp.counts.earned + warmUp.counts.spent + counts.earned + counts.spent;
-  const balances = check.members.reduce((sum, member) => sum + Number(member.balance), 0);
-  console.log(
-    `ledger check over ${members.length} hot members: ${check.transactions} transactions for ${succeeded} successful writes (warm-up included), balances total ${balances}`,
-  );
-  for (const problem of check.problems) console.log(`  ${problem}`);
-  const problems = [...check.problems];
-  if (check.members.length !== members.length) problems.push(`${check.members.length} of ${members.length} members checked`);
-  // autocannon drops the requests still in flight when a run ends; the server may commit them.
-  const inFlight = 2 * CONNECTIONS;
-  if (check.transactions < succeeded || check.transactions > succeeded + inFlight) {
-    problems.push(`${check.transactions} ledger rows for ${succeeded} successful writes (+ at most ${inFlight} dropped in flight)`);
+  for (const [index, { result, counts }] of runs.entries()) {
+    const unexpected = [...counts.unexpected.values()].reduce((sum, n) => sum + n, 0);
+    console.log(
+      `${sides[index].name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)} ${String(counts.refused).padStart(9)} ${String(unexpected).padStart(11)} ${String(result.errors).padStart(7)}`,
+    );
   }
-  if (unexpected + warmUnexpected > 0) problems.push(`${unexpected + warmUnexpected} unexpected responses`);
-  if (result.errors + warmUp.result.errors > 0) problems.push(`${result.errors + warmUp.result.errors} connection errors or timeouts`);
-  console.log(problems.length === 0 ? 'points write: PASS' : `points write: FAIL (${problems.join('; ')})`);
+  const [baseline, platform] = runs;
+  console.log(`\nplatform / baseline: request rate ${ratio(platform.result.requests.average, baseline.result.requests.average)}, p99 latency ${p99Ratio(platform.result, baseline.result)}`);
+  const problems = runs.flatMap(({ problems }, index) => problems.map((problem) => `${sides[index].name}: ${problem}`));
+  for (const problem of problems) console.log(`  ${problem}`);
+  console.log(problems.length === 0 ? 'points write: PASS (ledger and outbox checks after both)' : `points write: FAIL (${problems.length} problems)`);
   return problems.length === 0;
 }
 
@@ -230,7 +262,7 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1batch', 'webhooks', 'bookings', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
+  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1award', 'v1batch', 'webhooks', 'bookings', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
     const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
@@ -242,6 +274,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('redeem')) passed = (await redeemBurst(target, pool)) && passed;
       if (SCENARIOS.has('stream')) passed = (await streamScenario(target, child, JWT_SECRET)) && passed;
       if (SCENARIOS.has('v1read')) passed = (await v1CustomerRead(target, pool)) && passed;
+      if (SCENARIOS.has('v1award')) passed = (await v1Award(target, pool)) && passed;
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
       if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
       if (SCENARIOS.has('bookings')) passed = (await bookingBurst(target, pool)) && passed;

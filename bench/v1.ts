@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import autocannon, { Result } from 'autocannon';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { checkLedger } from './ledger-check';
-import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, Target, warmThenLoad } from './load';
+import { checkLedger, checkOutbox } from './ledger-check';
+import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
 
 /** Ledger entries of the customer the read scenario reads (its lifetime sums cover them all). */
 const READ_ENTRIES = Number(process.env.BENCH_V1_READ_ENTRIES ?? 200);
@@ -10,6 +11,10 @@ const BATCH_ROWS = 1_000;
 const BATCHES = Number(process.env.BENCH_V1_BATCHES ?? 5);
 /** Concurrent single awards of the baseline (the same 1,000 awards, one request each). */
 const SINGLE_AWARD_CONNECTIONS = 20;
+/** Customers the single-award scenario awards at random: concurrent awards keep meeting on their balance rows. */
+const AWARD_CUSTOMERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
+/** Points of each single award. */
+const AWARD_POINTS = 10;
 
 async function call(target: Target, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${target.restUrl}${path}`, {
@@ -135,5 +140,84 @@ export async function v1BatchAward(target: Target, pool: Pool): Promise<boolean>
   console.log(`${`baseline: ${BATCH_ROWS} single awards, ${SINGLE_AWARD_CONNECTIONS} at a time`.padEnd(42)} ${(singleMs / 1000).toFixed(2).padStart(16)} ${''.padStart(6)} ${(BATCH_ROWS / (singleMs / 1000)).toFixed(0).padStart(8)}`);
   console.log(`\nbatch / single awards time: ${ratio(sorted[Math.floor(sorted.length / 2)], singleMs)}; ledger check over ${awarded.length} customers, balances total ${total}`);
   console.log(problems.length === 0 ? 'v1 batch award: PASS' : `v1 batch award: FAIL (${problems.slice(0, 5).join('; ')})`);
+  return problems.length === 0;
+}
+
+/** POST {path of customer}/points/award of AWARD_POINTS for a random customer of `customers`; the 200s counted. */
+async function loadAwards(target: Target, url: string, awardPath: (id: string) => string, customers: string[], duration: number) {
+  const counts = { awarded: 0, unexpected: new Map<string, number>() };
+  const result = await run({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request: autocannon.Request) => ({ ...request, path: awardPath(customers[randomInt(customers.length)]), body: JSON.stringify({ points: AWARD_POINTS, reason: 'bench award' }) }),
+        onResponse: (status, body) => {
+          if (status === 200) return void counts.awarded++;
+          if (!counts.unexpected.has(String(status))) console.error(`  first unexpected award ${status}: ${body.slice(0, 300)}`);
+          counts.unexpected.set(String(status), (counts.unexpected.get(String(status)) ?? 0) + 1);
+        },
+      },
+    ],
+  });
+  return { result, counts };
+}
+
+/**
+ * POST /api/v1/customers/{id}/points/award (single awards of AWARD_POINTS to AWARD_CUSTOMERS customers
+ * at random) through the platform and beside it through the hand-written baseline
+ * (bench/baselines/points.ts), each on its own customers; then, for each, the ledger and outbox checks
+ * and every award's points on the balances. First, one award on each answers the same body but its ids and times.
+ */
+export async function v1Award(target: Target, pool: Pool): Promise<boolean> {
+  const problems: string[] = [];
+  const sides = [
+    { name: 'baseline: express + jose + pg', url: target.baselineUrl, awardPath: (id: string) => `/baseline/v1/customers/${id}/points/award` },
+    { name: 'platform, one process', url: target.restUrl, awardPath: (id: string) => `/api/v1/customers/${id}/points/award` },
+  ];
+  const answers = [];
+  for (const side of sides) {
+    const [customer] = await insertMembers(pool, 1);
+    const response = await fetch(`${side.url}${side.awardPath(customer)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ points: AWARD_POINTS, reason: 'bench award', transaction_id: 'bench-1' }),
+    });
+    const body = (await response.json()) as any;
+    answers.push(JSON.stringify({ status: response.status, ...body, data: { ...body.data, id: typeof body.data?.id, customer_id: typeof body.data?.customer_id, created_at: typeof body.data?.created_at } }));
+  }
+  if (answers[0] !== answers[1]) problems.push(`the answers differ: baseline ${answers[0]}, platform ${answers[1]}`);
+  const results: Array<[string, Result]> = [];
+  for (const side of sides) {
+    const customers = await insertMembers(pool, AWARD_CUSTOMERS);
+    const warmUp = await loadAwards(target, side.url, side.awardPath, customers, WARM_UP_SECONDS);
+    const { result, counts } = await loadAwards(target, side.url, side.awardPath, customers, DURATION_SECONDS);
+    results.push([side.name, result]);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the awards dropped in flight land
+    const check = await checkLedger(pool, customers);
+    const sideProblems = [...check.problems, ...(await checkOutbox(pool, customers))];
+    const awarded = warmUp.counts.awarded + counts.awarded;
+    const inFlight = 2 * CONNECTIONS;
+    if (check.transactions < awarded || check.transactions > awarded + inFlight) sideProblems.push(`${check.transactions} ledger rows for ${awarded} awards (+ at most ${inFlight} dropped in flight)`);
+    const total = check.members.reduce((sum, member) => sum + Number(member.balance), 0);
+    if (total !== check.transactions * AWARD_POINTS) sideProblems.push(`balances total ${total} for ${check.transactions} awards of ${AWARD_POINTS}`);
+    const unexpected = [...counts.unexpected, ...warmUp.counts.unexpected];
+    if (unexpected.length > 0) sideProblems.push(`unexpected answers: ${unexpected.map(([status, n]) => `${status} x${n}`).join(', ')}`);
+    if (result.errors + warmUp.result.errors > 0) sideProblems.push(`${result.errors + warmUp.result.errors} connection errors or timeouts`);
+    console.log(`${side.name}: ${awarded} awards (warm-up included), ${check.transactions} ledger rows, balances total ${total}`);
+    problems.push(...sideProblems.map((problem) => `${side.name}: ${problem}`));
+  }
+  console.log(`\nPOST /api/v1/customers/{id}/points/award ${AWARD_POINTS}, ${AWARD_CUSTOMERS} customers, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx');
+  for (const [name, result] of results) {
+    console.log(`${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`);
+  }
+  const [[, baseline], [, platform]] = results;
+  console.log(`\nplatform / baseline: request rate ${ratio(platform.requests.average, baseline.requests.average)}, p99 latency ${p99Ratio(platform, baseline)}`);
+  for (const problem of problems) console.log(`  ${problem}`);
+  console.log(problems.length === 0 ? 'v1 award: PASS (same answer; ledger and outbox checks after both)' : `v1 award: FAIL (${problems.length} problems)`);
   return problems.length === 0;
 }
