@@ -172,6 +172,27 @@ async function writeSide(target: Target, pool: Pool, side: WriteSide): Promise<W
   return { result, counts, problems };
 }
 
+/**
+ * Before the load, on a fresh member: an earn repeated with its Idempotency-Key, then a spend larger
+ * than the balance. Returns the three answers (status and body), which both sides must give alike,
+ * and a problem when the repeat wrote a second entry.
+ */
+async function writeAnswers(target: Target, pool: Pool, side: WriteSide): Promise<{ answers: string; problems: string[] }> {
+  const memberId = randomUUID();
+  const post = async (path: string, amount: number, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${side.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ memberId, amount }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const key = { 'idempotency-key': randomUUID() };
+  const answers = [await post(side.earnPath, EARN_POINTS, key), await post(side.earnPath, EARN_POINTS, key), await post(side.spendPath, EARN_POINTS + 1)];
+  const { transactions } = await checkLedger(pool, [memberId]);
+  return { answers: JSON.stringify(answers), problems: transactions === 1 ? [] : [`${transactions} ledger rows for an earn repeated with its key`] };
+}
+
 /** Waits until the requests autocannon dropped in flight at the end of a run have landed. */
 async function settle(pool: Pool, members: string[]): Promise<void> {
   const count = async () =>
@@ -185,7 +206,7 @@ async function settle(pool: Pool, members: string[]): Promise<void> {
 /**
  * Sustained earn + spend on a hot set of members, through REST (adapter, gateway, point) and beside it
  * through the hand-written baseline (bench/baselines/points.ts), each on its own hot set; after each,
- * the ledger and outbox checks. FAIL on a broken invariant or on an unexpected response.
+ * the ledger and outbox checks. Before, both answer a repeated key and a refused spend alike. FAIL on a broken invariant or on an unexpected response.
  */
 async function pointsWrite(target: Target, pool: Pool): Promise<boolean> {
   const sides: WriteSide[] = [
@@ -193,6 +214,7 @@ async function pointsWrite(target: Target, pool: Pool): Promise<boolean> {
     { name: 'platform: REST -> gateway -> point', url: target.restUrl, earnPath: '/point/api/earn', spendPath: '/point/api/spend' },
   ];
   console.log('');
+  const [baselineAnswers, platformAnswers] = [await writeAnswers(target, pool, sides[0]), await writeAnswers(target, pool, sides[1])];
   const runs: WriteRun[] = [];
   for (const side of sides) runs.push(await writeSide(target, pool, side));
   console.log(`\nPOST /point/api/earn ${EARN_POINTS} + /point/api/spend ${SPEND_POINTS}, ${HOT_MEMBERS} hot members, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
@@ -205,9 +227,13 @@ async function pointsWrite(target: Target, pool: Pool): Promise<boolean> {
   }
   const [baseline, platform] = runs;
   console.log(`\nplatform / baseline: request rate ${ratio(platform.result.requests.average, baseline.result.requests.average)}, p99 latency ${p99Ratio(platform.result, baseline.result)}`);
-  const problems = runs.flatMap(({ problems }, index) => problems.map((problem) => `${sides[index].name}: ${problem}`));
+  const problems = [
+    ...[...baselineAnswers.problems, ...runs[0].problems].map((problem) => `${sides[0].name}: ${problem}`),
+    ...[...platformAnswers.problems, ...runs[1].problems].map((problem) => `${sides[1].name}: ${problem}`),
+  ];
+  if (baselineAnswers.answers !== platformAnswers.answers) problems.push(`the answers differ: baseline ${baselineAnswers.answers}, platform ${platformAnswers.answers}`);
   for (const problem of problems) console.log(`  ${problem}`);
-  console.log(problems.length === 0 ? 'points write: PASS (ledger and outbox checks after both)' : `points write: FAIL (${problems.length} problems)`);
+  console.log(problems.length === 0 ? 'points write: PASS (same answers, a repeated key writes nothing; ledger and outbox checks after both)' : `points write: FAIL (${problems.length} problems)`);
   return problems.length === 0;
 }
 

@@ -170,7 +170,9 @@ async function loadAwards(target: Target, url: string, awardPath: (id: string) =
  * POST /api/v1/customers/{id}/points/award (single awards of AWARD_POINTS to AWARD_CUSTOMERS customers
  * at random) through the platform and beside it through the hand-written baseline
  * (bench/baselines/points.ts), each on its own customers; then, for each, the ledger and outbox checks
- * and every award's points on the balances. First, one award on each answers the same body but its ids and times.
+ * and every award's points on the balances. First, on each: one award with an Idempotency-Key and a
+ * transaction id, repeated with the key and with the id alone, answers the same (one ledger row), and
+ * the two sides answer the same body but for ids and times.
  */
 export async function v1Award(target: Target, pool: Pool): Promise<boolean> {
   const problems: string[] = [];
@@ -181,13 +183,22 @@ export async function v1Award(target: Target, pool: Pool): Promise<boolean> {
   const answers = [];
   for (const side of sides) {
     const [customer] = await insertMembers(pool, 1);
-    const response = await fetch(`${side.url}${side.awardPath(customer)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ points: AWARD_POINTS, reason: 'bench award', transaction_id: 'bench-1' }),
-    });
-    const body = (await response.json()) as any;
-    answers.push(JSON.stringify({ status: response.status, ...body, data: { ...body.data, id: typeof body.data?.id, customer_id: typeof body.data?.customer_id, created_at: typeof body.data?.created_at } }));
+    const award = async (headers: Record<string, string>) => {
+      const response = await fetch(`${side.url}${side.awardPath(customer)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ points: AWARD_POINTS, reason: 'bench award', transaction_id: 'bench-1' }),
+      });
+      return JSON.stringify({ status: response.status, ...((await response.json()) as object) });
+    };
+    const key = { 'idempotency-key': randomUUID() };
+    const [first, byKey, byTransactionId] = [await award(key), await award(key), await award({})];
+    // A repeat of the key, and of the transaction id without it, answer the first award and award nothing.
+    if (byKey !== first || byTransactionId !== first) problems.push(`${side.name}: repeats answered ${byKey} and ${byTransactionId}, first ${first}`);
+    const check = await checkLedger(pool, [customer]);
+    if (check.transactions !== 1) problems.push(`${side.name}: ${check.transactions} ledger rows for one award repeated`);
+    const body = JSON.parse(first);
+    answers.push(JSON.stringify({ ...body, data: { ...body.data, id: typeof body.data?.id, customer_id: typeof body.data?.customer_id, created_at: typeof body.data?.created_at } }));
   }
   if (answers[0] !== answers[1]) problems.push(`the answers differ: baseline ${answers[0]}, platform ${answers[1]}`);
   const results: Array<[string, Result]> = [];
@@ -218,6 +229,6 @@ export async function v1Award(target: Target, pool: Pool): Promise<boolean> {
   const [[, baseline], [, platform]] = results;
   console.log(`\nplatform / baseline: request rate ${ratio(platform.requests.average, baseline.requests.average)}, p99 latency ${p99Ratio(platform, baseline)}`);
   for (const problem of problems) console.log(`  ${problem}`);
-  console.log(problems.length === 0 ? 'v1 award: PASS (same answer; ledger and outbox checks after both)' : `v1 award: FAIL (${problems.length} problems)`);
+  console.log(problems.length === 0 ? 'v1 award: PASS (same answers, repeats award nothing; ledger and outbox checks after both)' : `v1 award: FAIL (${problems.length} problems)`);
   return problems.length === 0;
 }
