@@ -276,7 +276,8 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
 }
 
 /**
- * `npm run bench`: staffs/me beside the baseline, points write on a hot set with the ledger check,
+ * `npm run bench`: staffs/me beside the baseline, points write on a hot set beside its baseline
+ * (bench/baselines/points.ts) with the ledger and outbox checks, the v1 single award likewise,
  * balance reads for a light and a heavy ledger, and a burst of redemptions on a small stock with the
  * check that stock, codes and points agree (bench/redeem.ts), 1,000 open notification streams with the
  * delivery latency and memory per stream (bench/stream.ts), GET /api/v1/customers/{id}?include=points,tier
