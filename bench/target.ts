@@ -14,6 +14,8 @@ import { v1Body } from '../rest-adapter/v1/envelope';
 import { dashboardOf, DashboardRows, dashboardStatements } from '../subgraphs/analytics/services/analytics.service';
 import { timeRangeDays } from '../subgraphs/analytics/services/periods';
 import { TIME_RANGES, TimeRange } from '../subgraphs/analytics/types/analytics.types';
+import { redeemBaseline } from './baselines/redeem';
+import { bookingsBaseline } from './baselines/bookings';
 
 /** The system under benchmark: the whole platform in this process, an admin staff token, and the baseline route. */
 export interface BenchTarget {
@@ -25,7 +27,8 @@ export interface BenchTarget {
   staffId: string;
   /**
    * Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me, GET
-   * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly.
+   * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly; and the
+   * redemption's and booking's writes by hand (bench/baselines).
    */
   baseline: Express;
 }
@@ -118,5 +121,7 @@ export async function startBenchTarget(): Promise<BenchTarget> {
     }
     res.json(v1Body(dashboardOf(timeRange, range, rows as DashboardRows)));
   });
+  baseline.use(redeemBaseline(pool, tokens));
+  baseline.use(bookingsBaseline(pool, tokens));
   return { config, platform, pool, token, staffId, baseline };
 }
