@@ -32,8 +32,8 @@ interface BookingAsked {
  * What POST /api/v1/bookings does, written by hand on express + jose + pg: the same checks (token;
  * the body; the customer exists in auth's member table; the venue is live; the slots are the day's,
  * not started, within opening hours) and the same writes in ONE transaction: the Idempotency-Key's
- * record, each covered slot raised by its conditional UPDATE (`held + guests <= capacity`) in slot
- * order, the booking and `booking.created`. Answers as the platform: 201 with the booking (its check-in
+ * record, the booking and `booking.created`, and last each covered slot raised by its conditional
+ * UPDATE (`held + guests <= capacity`) in slot order (a refusal rolls it all back). Answers as the platform: 201 with the booking (its check-in
  * code's QR image included), 422 NO_AVAILABILITY, a repeat of the key with the same booking.
  */
 export function bookingsBaseline(pool: Pool, tokens: AccessTokens): Router {
@@ -108,14 +108,6 @@ async function book(client: PoolClient, asked: BookingAsked, scope: string, key:
   const slots = coveredSlots({ openingTime: venue.opening_time, closingTime: venue.closing_time, slotMinutes: venue.slot_minutes }, asked.date, asked.time, duration);
   if ('refusal' in slots) throw noAvailability(slots.refusal);
   if (slots.start <= nowStamp(timeZone)) throw noAvailability('the slot has already started');
-  for (const stamp of slots.stamps) {
-    const startsAt = stampText(stamp);
-    await client.query(`insert into booking.venue_slot (venue_id, starts_at, held) values ($1, $2::timestamp, 0) on conflict do nothing`, [venue.id, startsAt]);
-    const taken = await client.query(`update booking.venue_slot set held = held + $1 where venue_id = $2 and starts_at = $3::timestamp and held + $1 <= $4 returning held`, [
-      asked.guests, venue.id, startsAt, venue.capacity,
-    ]);
-    if (taken.rows.length === 0) throw noAvailability(`the slot at ${startsAt} has fewer than ${asked.guests} free places`);
-  }
   const { rows } = await client.query(
     `insert into booking.booking (id, member_id, venue_id, type, date, time, duration, guests, special_requests, status, check_in_code, starts_at, ends_at, slot_starts, created_at, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'confirmed', $10, $11::timestamp, $12::timestamp, $13::timestamp[], now(), now()) returning ${BOOKING_COLUMNS}`,
@@ -129,6 +121,15 @@ async function book(client: PoolClient, asked: BookingAsked, scope: string, key:
   };
   await client.query(`insert into booking.outbox_event (id, type, payload, aggregate_id, occurred_at) values ($1, $2, $3, $4, now())`, [randomUUID(), BOOKING.events.created, created, booking.member_id]);
   if (key) await client.query(`update booking.idempotency_record set response = $1 where scope = $2 and key = $3`, [{ id: booking.id }, scope, key]);
+  // Last, so that the slot rows every booker of the slot waits on are held only until the commit.
+  for (const stamp of slots.stamps) {
+    const startsAt = stampText(stamp);
+    await client.query(`insert into booking.venue_slot (venue_id, starts_at, held) values ($1, $2::timestamp, 0) on conflict do nothing`, [venue.id, startsAt]);
+    const taken = await client.query(`update booking.venue_slot set held = held + $1 where venue_id = $2 and starts_at = $3::timestamp and held + $1 <= $4 returning held`, [
+      asked.guests, venue.id, startsAt, venue.capacity,
+    ]);
+    if (taken.rows.length === 0) throw noAvailability(`the slot at ${startsAt} has fewer than ${asked.guests} free places`);
+  }
   return booking;
 }
 

@@ -13,10 +13,11 @@ import { Answer, answer, inTransaction } from './transaction';
 /**
  * What POST /reward/api/reward-catalogs/:id/redeem does, written by hand on express + jose + pg: the
  * same checks (token; the member exists in auth's table; the catalog's rules on the member's tier and
- * locked balance, its stock, limits and quota) and the same writes in ONE transaction: the unit of
- * stock taken with the reward's count, the catalog's count, the point spend (lots, balance, ledger
- * entry, `points.redeemed`), the redemption (COMPLETED, its Idempotency-Key), the code and
- * `reward.claimed`. The balance row, locked first, is the member's mutex, as in the ledger. Answers
+ * locked balance, its stock, limits and quota) and the same writes in ONE transaction: the point
+ * spend (lots, balance, ledger entry, `points.redeemed`), the redemption (COMPLETED, its
+ * Idempotency-Key), the code and `reward.claimed`, and last the unit of stock taken with the reward's
+ * and the catalog's counts (the rows every redeemer waits on, held only until the commit). The balance
+ * row, locked first, is the member's mutex, as in the ledger. Answers
  * as the platform: 201 with the code, 400 with the reasons, a repeat of the key with the same outcome.
  */
 export function redeemBaseline(pool: Pool, tokens: AccessTokens): Router {
@@ -78,17 +79,6 @@ async function redeem(client: PoolClient, catalogId: string, memberId: string, k
   if (reasons.length > 0) throw refused(reasons);
 
   const limited = c.stock_type === 'LIMITED';
-  // The unit of a LIMITED stock by the conditional UPDATE, and the reward's count, on one row lock.
-  const taken = limited
-    ? await client.query(
-        `update reward.reward set stock = stock - 1, redeemed_count = redeemed_count + 1, updated_at = now()
-          where id = $1 and deleted_at is null and stock_type = 'LIMITED' and stock >= 1 returning id`,
-        [c.reward_id],
-      )
-    : await client.query(`update reward.reward set redeemed_count = redeemed_count + 1 where id = $1 returning id`, [c.reward_id]);
-  if (taken.rows.length === 0) throw refused([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-  await client.query(`update reward.reward_catalog set redeemed_count = redeemed_count + 1 where id = $1`, [catalogId]);
-
   const redemptionId = randomUUID();
   const claimedAt = new Date();
   const spendId = hundredths(c.point_usage) > 0 ? await spend(client, memberId, c.point_usage, `Redemption ${redemptionId} of reward catalog ${catalogId}`) : null;
@@ -117,6 +107,16 @@ async function redeem(client: PoolClient, catalogId: string, memberId: string, k
     claimedAt: claimedAt.toISOString(),
   };
   await client.query(`insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at) values ($1, $2, $3, $4, now())`, [randomUUID(), REWARD.events.claimed, claimed, memberId]);
+  // Last, so that the rows every redeemer waits on are held only until the commit: the unit of a
+  // LIMITED stock by the conditional UPDATE with the reward's count, and the catalog's count.
+  const taken = await client.query(
+    `with taken as (
+       update reward.reward set stock = stock - $3::int, redeemed_count = redeemed_count + 1, updated_at = now()
+        where id = $1 and deleted_at is null and (stock_type = 'INFINITE' or stock >= $3::int) returning id)
+     update reward.reward_catalog set redeemed_count = redeemed_count + 1 where id = $2 and exists (select from taken) returning id`,
+    [c.reward_id, catalogId, limited ? 1 : 0],
+  );
+  if (taken.rows.length === 0) throw refused([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
   return codeOf(code, c);
 }
 
