@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { Target } from './load';
+import { ratio, Target } from './load';
 
 /** Customers booking at once, each `GUESTS` guests in one of the evening's slots. */
 const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 400);
@@ -10,8 +10,8 @@ const EVENING = ['18:00', '19:00', '20:00', '21:00'];
 /** A smaller burst first, at a venue of its own, so that the measured one does not pay for cold code paths. */
 const WARM_UP_BOOKERS = 20;
 
-async function call(target: Target, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${target.restUrl}${path}`, {
+async function call(target: Target, method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -21,7 +21,7 @@ async function call(target: Target, method: string, path: string, body: unknown,
 
 /** A restaurant open 18:00 to 22:00, hourly slots of CAPACITY guests; its id. */
 async function createVenue(target: Target): Promise<string> {
-  const venue = await call(target, 'POST', '/api/v1/venues', { name: `Bench venue ${randomUUID()}`, type: 'restaurant', capacity: CAPACITY, opening_time: '18:00', closing_time: '22:00' });
+  const venue = await call(target, 'POST', `${target.restUrl}/api/v1/venues`, { name: `Bench venue ${randomUUID()}`, type: 'restaurant', capacity: CAPACITY, opening_time: '18:00', closing_time: '22:00' });
   if (venue.status !== 201) throw new Error(`creating the venue answered ${venue.status} ${JSON.stringify(venue.body)}`);
   return venue.body.data.id;
 }
@@ -35,14 +35,25 @@ async function createMembers(pool: Pool, count: number): Promise<string[]> {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
+/** Who answers the bookings: the platform, or the hand-written baseline in the bench target (bench/baselines/bookings.ts). */
+interface BookingRoute {
+  name: string;
+  url: (target: Target) => string;
+}
+
+const BOOKING_ROUTES: BookingRoute[] = [
+  { name: 'bookings: REST -> gateway -> booking', url: (target) => `${target.restUrl}/api/v1/bookings` },
+  { name: 'baseline: express + jose + pg', url: (target) => `${target.baselineUrl}/baseline/v1/bookings` },
+];
+
 /** One POST /api/v1/bookings per member, all at once (staff for the member, each with its own Idempotency-Key), spread over the evening's slots. */
-async function burst(target: Target, venueId: string, memberIds: string[], date: string) {
+async function burst(target: Target, route: BookingRoute, venueId: string, memberIds: string[], date: string) {
   const started = performance.now();
   const results = await Promise.all(
     memberIds.map(async (memberId, index) => {
       const sent = performance.now();
       const body = { customer_id: memberId, venue_id: venueId, type: 'table', date, time: EVENING[index % EVENING.length], duration: 60, guests: GUESTS };
-      const response = await call(target, 'POST', '/api/v1/bookings', body, { 'idempotency-key': randomUUID() });
+      const response = await call(target, 'POST', route.url(target), body, { 'idempotency-key': randomUUID() });
       return { ...response, ms: performance.now() - sent };
     }),
   );
@@ -58,67 +69,54 @@ async function burst(target: Target, venueId: string, memberIds: string[], date:
 }
 
 /**
- * The baseline: the same race with nothing but its core, BOOKERS conditional UPDATEs of one of the four
- * slot rows (`held + guests <= capacity`) sent at once over the bench's own pool, each its own
- * statement, in a table of the bench's own (dropped after).
+ * A warm-up burst at a venue of its own, then the measured one at a fresh venue with fresh customers,
+ * and its check: exactly as many 201 as the slots hold, every other answer a 422 NO_AVAILABILITY,
+ * every slot at most CAPACITY and holding exactly its confirmed bookings' guests.
  */
-async function sqlBurst(pool: Pool) {
-  const table = `bench_slot_${randomUUID().replace(/-/g, '')}`;
-  await pool.query(`create table public.${table} (slot text primary key, held int not null, capacity int not null)`);
-  try {
-    await pool.query(`insert into public.${table} select unnest($1::text[]), 0, $2`, [EVENING, CAPACITY]);
-    const started = performance.now();
-    const results = await Promise.all(
-      Array.from({ length: BOOKERS }, async (_, index) => {
-        const sent = performance.now();
-        const { rowCount } = await pool.query(`update public.${table} set held = held + $1 where slot = $2 and held + $1 <= capacity`, [GUESTS, EVENING[index % EVENING.length]]);
-        return { taken: rowCount === 1, ms: performance.now() - sent };
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    return { seconds, taken: results.filter((result) => result.taken).length, latencies: results.map((result) => result.ms).sort((a, b) => a - b) };
-  } finally {
-    await pool.query(`drop table public.${table}`);
-  }
-}
-
-/**
- * BOOKERS distinct customers book GUESTS places each in one of an evening's four slots of CAPACITY at
- * once, through REST: then every slot holds exactly CAPACITY (its confirmed bookings' guests, never
- * more), every refusal is a 422 NO_AVAILABILITY. Prints the request rate and latencies.
- */
-export async function bookingBurst(target: Target, pool: Pool): Promise<boolean> {
-  const date = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  await burst(target, await createVenue(target), await createMembers(pool, WARM_UP_BOOKERS), date);
-
+async function measure(target: Target, pool: Pool, route: BookingRoute, date: string) {
+  await burst(target, route, await createVenue(target), await createMembers(pool, WARM_UP_BOOKERS), date);
   const venueId = await createVenue(target);
-  const memberIds = await createMembers(pool, BOOKERS);
-  const result = await burst(target, venueId, memberIds, date);
+  const result = await burst(target, route, venueId, await createMembers(pool, BOOKERS), date);
   const { rows } = await pool.query(
     `select to_char(s.starts_at, 'HH24:MI') as time, s.held,
             (select coalesce(sum(b.guests), 0)::int from booking.booking b where b.venue_id = s.venue_id and b.status = 'confirmed' and s.starts_at = any(b.slot_starts)) as booked
      from booking.venue_slot s where s.venue_id = $1 order by s.starts_at`,
     [venueId],
   );
-
-  const baseline = await sqlBurst(pool);
-  const line = (name: string, seconds: number, latencies: number[], outcome: string) =>
-    `${name.padEnd(36)} ${(BOOKERS / seconds).toFixed(0).padStart(7)} ${percentile(latencies, 50).toFixed(0).padStart(9)} ${percentile(latencies, 99).toFixed(0).padStart(8)} ${latencies[latencies.length - 1].toFixed(0).padStart(8)}   ${outcome}`;
-  console.log(`\nPOST /api/v1/bookings, ${BOOKERS} distinct customers at once, ${EVENING.length} slots of ${CAPACITY} guests, ${GUESTS} guests each\n`);
-  console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
-  console.log(line('bookings: REST -> gateway -> booking', result.seconds, result.latencies, JSON.stringify(result.statuses)));
-  console.log(line('baseline: the slot UPDATE alone (pg)', baseline.seconds, baseline.latencies, `${baseline.taken} taken`));
-  console.log(`the burst took ${result.seconds.toFixed(2)} s; slots after it: ${rows.map((row) => `${row.time} held ${row.held} booked ${row.booked}`).join(', ')}`);
-
   const problems: string[] = [];
   const expected = Math.min(BOOKERS, EVENING.length * Math.floor(CAPACITY / GUESTS));
   if (result.statuses[201] !== expected) problems.push(`${result.statuses[201] ?? 0} bookings succeeded, expected ${expected}`);
-  if (baseline.taken !== expected) problems.push(`the baseline took ${baseline.taken} places, expected ${expected}`);
   if (result.unexpected.length > 0) problems.push(`unexpected answers: ${result.unexpected.join('; ')}`);
   for (const row of rows) {
     if (row.held > CAPACITY) problems.push(`slot ${row.time} holds ${row.held} guests, capacity ${CAPACITY}`);
     if (row.held !== row.booked) problems.push(`slot ${row.time} holds ${row.held} but its bookings have ${row.booked} guests`);
   }
+  const slots = rows.map((row) => `${row.time} held ${row.held} booked ${row.booked}`).join(', ');
+  return { result, slots, problems: problems.map((problem) => `${route.name}: ${problem}`) };
+}
+
+/**
+ * BOOKERS distinct customers book GUESTS places each in one of an evening's four slots of CAPACITY at
+ * once, through REST, and the same at a fresh venue through the hand-written baseline; each checked
+ * as `measure` says. Prints both request rates and latencies, and their ratios.
+ */
+export async function bookingBurst(target: Target, pool: Pool): Promise<boolean> {
+  const date = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const measured = [];
+  for (const route of BOOKING_ROUTES) measured.push({ route, ...(await measure(target, pool, route, date)) });
+
+  console.log(`\nPOST /api/v1/bookings, ${BOOKERS} distinct customers at once, ${EVENING.length} slots of ${CAPACITY} guests, ${GUESTS} guests each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
+  for (const { route, result, slots } of measured) {
+    const { seconds, latencies } = result;
+    console.log(
+      `${route.name.padEnd(36)} ${(BOOKERS / seconds).toFixed(0).padStart(7)} ${percentile(latencies, 50).toFixed(0).padStart(9)} ${percentile(latencies, 99).toFixed(0).padStart(8)} ${latencies[latencies.length - 1].toFixed(0).padStart(8)}   ${JSON.stringify(result.statuses)}`,
+    );
+    console.log(`${''.padEnd(36)} the burst took ${seconds.toFixed(2)} s; slots after it: ${slots}`);
+  }
+  const [platform, baseline] = measured.map(({ result }) => result);
+  console.log(`\nbookings platform / baseline: request rate ${ratio(BOOKERS / platform.seconds, BOOKERS / baseline.seconds)}, p99 latency ${(percentile(platform.latencies, 99) / percentile(baseline.latencies, 99)).toFixed(2)}x`);
+  const problems = measured.flatMap((side) => side.problems);
   console.log(problems.length === 0 ? 'bookings: PASS' : `bookings: FAIL (${problems.join('; ')})`);
   return problems.length === 0;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { Target } from './load';
+import { ratio, Target } from './load';
 
 /** Redemptions sent at once, by as many distinct members, on a stock of STOCK. */
 const REDEEMERS = Number(process.env.BENCH_REDEEMERS ?? 200);
@@ -9,8 +9,8 @@ const POINT_USAGE = 10;
 /** A smaller burst first, on a catalog of its own, so that the measured one does not pay for cold code paths. */
 const WARM_UP_REDEEMERS = 20;
 
-async function call(target: Target, method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${target.restUrl}${path}`, {
+async function call(target: Target, method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -20,9 +20,9 @@ async function call(target: Target, method: string, path: string, body: unknown,
 
 /** A POINT reward with `stock` units and its catalog at POINT_USAGE points; the catalog's id. */
 async function createCatalog(target: Target, stock: number): Promise<string> {
-  const reward = await call(target, 'POST', '/reward/api/rewards', { name_en: `Bench reward ${randomUUID()}`, description_en: 'bench', type: 'POINT', stock });
+  const reward = await call(target, 'POST', `${target.restUrl}/reward/api/rewards`, { name_en: `Bench reward ${randomUUID()}`, description_en: 'bench', type: 'POINT', stock });
   if (reward.status !== 200) throw new Error(`creating the reward answered ${reward.status} ${JSON.stringify(reward.body)}`);
-  const catalog = await call(target, 'POST', '/reward/api/reward-catalogs', {
+  const catalog = await call(target, 'POST', `${target.restUrl}/reward/api/reward-catalogs`, {
     name_en: `Bench catalog ${randomUUID()}`,
     rewardId: reward.body.data.id,
     redeemRule: { pointUsage: POINT_USAGE },
@@ -38,7 +38,7 @@ async function createMembers(target: Target, pool: Pool, count: number): Promise
     `insert into auth.member (id, name, status, created_at, updated_at) select id, 'Bench redeemer', 'ACTIVE', now(), now() from unnest($1::uuid[]) as id`,
     [ids],
   );
-  const earned = await Promise.all(ids.map((memberId) => call(target, 'POST', '/point/api/earn', { memberId, amount: 5 * POINT_USAGE })));
+  const earned = await Promise.all(ids.map((memberId) => call(target, 'POST', `${target.restUrl}/point/api/earn`, { memberId, amount: 5 * POINT_USAGE })));
   const failed = earned.filter((response) => response.status !== 200);
   if (failed.length > 0) throw new Error(`earning answered ${failed[0].status} ${JSON.stringify(failed[0].body)}`);
   return ids;
@@ -52,13 +52,24 @@ interface Burst {
   latencies: number[];
 }
 
+/** Who answers the redemptions: the platform, or the hand-written baseline in the bench target (bench/baselines/redeem.ts). */
+interface RedeemRoute {
+  name: string;
+  url: (target: Target, catalogId: string) => string;
+}
+
+const REDEEM_ROUTES: RedeemRoute[] = [
+  { name: 'redeem: REST -> gateway -> reward', url: (target, catalogId) => `${target.restUrl}/reward/api/reward-catalogs/${catalogId}/redeem` },
+  { name: 'baseline: express + jose + pg', url: (target, catalogId) => `${target.baselineUrl}/baseline/reward-catalogs/${catalogId}/redeem` },
+];
+
 /** One POST /redeem per member, all at once (staff for the member, each with its own Idempotency-Key). */
-async function burst(target: Target, catalogId: string, memberIds: string[]): Promise<Burst> {
+async function burst(target: Target, redeemer: RedeemRoute, catalogId: string, memberIds: string[]): Promise<Burst> {
   const started = performance.now();
   const results = await Promise.all(
     memberIds.map(async (memberId) => {
       const sent = performance.now();
-      const response = await call(target, 'POST', `/reward/api/reward-catalogs/${catalogId}/redeem`, { memberId }, { 'idempotency-key': randomUUID() });
+      const response = await call(target, 'POST', redeemer.url(target, catalogId), { memberId }, { 'idempotency-key': randomUUID() });
       return { ...response, ms: performance.now() - sent };
     }),
   );
@@ -89,27 +100,16 @@ async function stores(pool: Pool, catalogId: string, memberIds: string[]) {
 }
 
 /**
- * REDEEMERS distinct members (each with enough points) redeem a catalog with a stock of STOCK at once,
- * through REST as staff for each member: then exactly STOCK codes, STOCK × pointUsage points spent,
- * stock 0, nothing PENDING; every refusal a 400 OUT_OF_STOCK. Prints the request rate and latencies.
+ * A warm-up burst on a catalog of its own, then the measured one on a fresh catalog of STOCK with fresh
+ * members, and what the stores hold after it: exactly STOCK codes, STOCK × pointUsage points spent,
+ * stock 0, nothing PENDING; every refusal a 400 OUT_OF_STOCK.
  */
-export async function redeemBurst(target: Target, pool: Pool): Promise<boolean> {
-  const warmCatalog = await createCatalog(target, WARM_UP_REDEEMERS / 2);
-  await burst(target, warmCatalog, await createMembers(target, pool, WARM_UP_REDEEMERS));
-
+async function measure(target: Target, pool: Pool, redeemer: RedeemRoute) {
+  await burst(target, redeemer, await createCatalog(target, WARM_UP_REDEEMERS / 2), await createMembers(target, pool, WARM_UP_REDEEMERS));
   const catalogId = await createCatalog(target, STOCK);
   const memberIds = await createMembers(target, pool, REDEEMERS);
-  const result = await burst(target, catalogId, memberIds);
+  const result = await burst(target, redeemer, catalogId, memberIds);
   const found = await stores(pool, catalogId, memberIds);
-
-  const rate = REDEEMERS / result.seconds;
-  console.log(`\nPOST /reward/api/reward-catalogs/:id/redeem, ${REDEEMERS} distinct members at once, stock ${STOCK}, ${POINT_USAGE} points each\n`);
-  console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
-  console.log(
-    `${'redeem: REST -> gateway -> reward'.padEnd(36)} ${rate.toFixed(0).padStart(7)} ${percentile(result.latencies, 50).toFixed(0).padStart(9)} ${percentile(result.latencies, 99).toFixed(0).padStart(8)} ${result.latencies[result.latencies.length - 1].toFixed(0).padStart(8)}   ${JSON.stringify(result.statuses)}`,
-  );
-  console.log(`the burst took ${result.seconds.toFixed(2)} s; stores after it: ${found.codes} codes, stock ${found.stock}, ${found.spent} points spent, ${found.pending} PENDING`);
-
   const problems: string[] = [];
   if (result.statuses[201] !== STOCK) problems.push(`${result.statuses[201] ?? 0} redemptions succeeded, expected ${STOCK}`);
   if (result.unexpected.length > 0) problems.push(`unexpected answers: ${result.unexpected.join('; ')}`);
@@ -117,6 +117,29 @@ export async function redeemBurst(target: Target, pool: Pool): Promise<boolean> 
   if (found.stock !== 0) problems.push(`stock ${found.stock}, expected 0`);
   if (Number(found.spent) !== STOCK * POINT_USAGE) problems.push(`${found.spent} points spent, expected ${STOCK * POINT_USAGE}`);
   if (found.pending !== 0) problems.push(`${found.pending} redemptions left PENDING`);
+  return { result, found, problems: problems.map((problem) => `${redeemer.name}: ${problem}`) };
+}
+
+/**
+ * REDEEMERS distinct members (each with enough points) redeem a catalog with a stock of STOCK at once,
+ * through REST as staff for each member, and the same on a fresh catalog through the hand-written
+ * baseline; each checked as `measure` says. Prints both request rates and latencies, and their ratios.
+ */
+export async function redeemBurst(target: Target, pool: Pool): Promise<boolean> {
+  const measured = [];
+  for (const redeemer of REDEEM_ROUTES) measured.push({ redeemer, ...(await measure(target, pool, redeemer)) });
+
+  console.log(`\nPOST /reward/api/reward-catalogs/:id/redeem, ${REDEEMERS} distinct members at once, stock ${STOCK}, ${POINT_USAGE} points each\n`);
+  console.log('scenario                              req/s     p50 ms   p99 ms   max ms   statuses');
+  for (const { redeemer, result, found } of measured) {
+    console.log(
+      `${redeemer.name.padEnd(36)} ${(REDEEMERS / result.seconds).toFixed(0).padStart(7)} ${percentile(result.latencies, 50).toFixed(0).padStart(9)} ${percentile(result.latencies, 99).toFixed(0).padStart(8)} ${result.latencies[result.latencies.length - 1].toFixed(0).padStart(8)}   ${JSON.stringify(result.statuses)}`,
+    );
+    console.log(`${''.padEnd(36)} the burst took ${result.seconds.toFixed(2)} s; stores after it: ${found.codes} codes, stock ${found.stock}, ${found.spent} points spent, ${found.pending} PENDING`);
+  }
+  const [platform, baseline] = measured.map(({ result }) => result);
+  console.log(`\nredeem platform / baseline: request rate ${ratio(REDEEMERS / platform.seconds, REDEEMERS / baseline.seconds)}, p99 latency ${(percentile(platform.latencies, 99) / percentile(baseline.latencies, 99)).toFixed(2)}x`);
+  const problems = measured.flatMap((side) => side.problems);
   console.log(problems.length === 0 ? 'redeem: PASS' : `redeem: FAIL (${problems.join('; ')})`);
   return problems.length === 0;
 }

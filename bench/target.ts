@@ -16,6 +16,8 @@ import { timeRangeDays } from '../subgraphs/analytics/services/periods';
 import { TIME_RANGES, TimeRange } from '../subgraphs/analytics/types/analytics.types';
 import { PointSettings } from '../subgraphs/point/settings';
 import { pointsBaseline } from './baselines/points';
+import { redeemBaseline } from './baselines/redeem';
+import { bookingsBaseline } from './baselines/bookings';
 
 /** The system under benchmark: the whole platform in this process, an admin staff token, and the baseline route. */
 export interface BenchTarget {
@@ -28,7 +30,7 @@ export interface BenchTarget {
   /**
    * Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me, GET
    * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly; and the
-   * point writes' baselines (bench/baselines/points.ts).
+   * point writes', the redemption's and the booking's writes by hand (bench/baselines).
    */
   baseline: Express;
 }
@@ -122,5 +124,7 @@ export async function startBenchTarget(): Promise<BenchTarget> {
     res.json(v1Body(dashboardOf(timeRange, range, rows as DashboardRows)));
   });
   baseline.use(pointsBaseline(pool, tokens, (config.domains.point.settings as PointSettings).expiry));
+  baseline.use(redeemBaseline(pool, tokens));
+  baseline.use(bookingsBaseline(pool, tokens));
   return { config, platform, pool, token, staffId, baseline };
 }
