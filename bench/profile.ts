@@ -1,13 +1,19 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Pool } from 'pg';
+import { Target } from './load';
+import { createCatalog, createMembers } from './redeem';
+import { EARN_POINTS } from './seed-ledger';
 
 /**
- * `npm run bench:profile [path]`: runs the bench target (bench/serve.ts) under Node's CPU profiler,
- * loads one REST path (GET /auth/api/staffs/me by default) for BENCH_DURATION seconds, and prints
+ * `npm run bench:profile [path | write]`: runs the bench target (bench/serve.ts) under Node's CPU profiler,
+ * loads one REST path (GET /auth/api/staffs/me by default) or one write of WRITE_LOADS (`earn`, `v1award`,
+ * `redeem`: a POST with a fresh body per request) for BENCH_DURATION seconds, and prints
  * where the process spent its time: self time grouped by the part of the chain it belongs to (REST
  * adapter, gateway planning and execution, subgraph execution, database driver, serialization, ...)
  * and the costliest functions. The .cpuprofile stays in the printed directory (open it in Chrome
@@ -27,6 +33,54 @@ interface CpuProfile {
   samples: number[];
   timeDeltas: number[];
 }
+
+/** Members, customers or redeemers a write load picks from at random: concurrent writes keep meeting on the same rows, as in `npm run bench`. */
+const HOT_MEMBERS = 20;
+
+/** A POST load: the path and body of each request (and its extra headers), prepared on the running target. */
+interface WriteLoad {
+  describe: string;
+  request: () => { path: string; body: string; headers?: Record<string, string> };
+}
+
+const pick = (ids: string[]) => ids[randomInt(ids.length)];
+
+/** The writes `npm run bench` measures, as steady loads on a hot set (bench/run.ts, bench/v1.ts, bench/redeem.ts). */
+const WRITE_LOADS: Record<string, (target: Target, pool: Pool) => Promise<WriteLoad>> = {
+  /** POST /point/api/earn for members the auth domain does not hold, as the points write scenario. */
+  earn: async () => {
+    const members = Array.from({ length: HOT_MEMBERS }, () => randomUUID());
+    return {
+      describe: `POST /point/api/earn ${EARN_POINTS}, ${HOT_MEMBERS} hot members`,
+      request: () => ({ path: '/point/api/earn', body: JSON.stringify({ memberId: pick(members), amount: EARN_POINTS }) }),
+    };
+  },
+  /** POST /api/v1/customers/:id/points/award for customers created through v1. */
+  v1award: async (target) => {
+    const customers: string[] = [];
+    for (let index = 0; index < HOT_MEMBERS; index++) {
+      const response = await fetch(`${target.restUrl}/api/v1/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench awardee', email: `bench-${randomUUID()}@example.com` }),
+      });
+      customers.push(((await response.json()) as any).data.id as string);
+    }
+    return {
+      describe: `POST /api/v1/customers/:id/points/award, ${HOT_MEMBERS} hot customers`,
+      request: () => ({ path: `/api/v1/customers/${pick(customers)}/points/award`, body: JSON.stringify({ points: 1, reason: 'bench profile' }) }),
+    };
+  },
+  /** POST /reward/api/reward-catalogs/:id/redeem on a catalog that does not run out, by members with points for every request, each with its own key. */
+  redeem: async (target, pool) => {
+    const catalogId = await createCatalog(target, 1_000_000);
+    const members = await createMembers(target, pool, HOT_MEMBERS, 1_000_000);
+    return {
+      describe: `POST /reward/api/reward-catalogs/:id/redeem, ${HOT_MEMBERS} hot members, stock that does not run out`,
+      request: () => ({ path: `/reward/api/reward-catalogs/${catalogId}/redeem`, body: JSON.stringify({ memberId: pick(members) }), headers: { 'idempotency-key': randomUUID() } }),
+    };
+  },
+};
 
 /** Milliseconds after the profiled process started: only the samples taken in it are counted. */
 interface Window {
@@ -106,13 +160,33 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: process.env,
   });
-  const target = await new Promise<{ restUrl: string; token: string }>((resolve, reject) => {
+  const target = await new Promise<Target>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench target exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
   });
   child.removeAllListeners('exit');
+  const headers = { authorization: `Bearer ${target.token}` };
+  const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
+  const write = WRITE_LOADS[path] ? await WRITE_LOADS[path](target, pool) : undefined;
+  await pool.end();
   const load = (seconds: number) =>
-    autocannon({ url: `${target.restUrl}${path}`, connections, duration: seconds, headers: { authorization: `Bearer ${target.token}` } });
+    write
+      ? autocannon({
+          url: target.restUrl,
+          connections,
+          duration: seconds,
+          headers: { ...headers, 'content-type': 'application/json' },
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (request) => {
+                const next = write.request();
+                return { ...request, ...next, headers: { ...request.headers, ...next.headers } };
+              },
+            },
+          ],
+        })
+      : autocannon({ url: `${target.restUrl}${path}`, connections, duration: seconds, headers });
   await load(3);
   const window = { fromMs: Date.now() - spawnedAt, toMs: 0 };
   const result = await load(duration);
@@ -122,7 +196,9 @@ async function main(): Promise<void> {
   await exited;
   const file = readdirSync(directory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written in ${directory}`);
-  console.log(`GET ${path}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${connections} connections)`);
+  console.log(
+    `${write?.describe ?? `GET ${path}`}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx} (${connections} connections)`,
+  );
   console.log(`profile: ${join(directory, file)} (the figures below count the measured load only)\n`);
   console.log(summarize(JSON.parse(readFileSync(join(directory, file), 'utf8')) as CpuProfile, window));
 }

@@ -19,7 +19,7 @@ async function call(target: Target, method: string, url: string, body: unknown, 
 }
 
 /** A POINT reward with `stock` units and its catalog at POINT_USAGE points; the catalog's id. */
-async function createCatalog(target: Target, stock: number): Promise<string> {
+export async function createCatalog(target: Target, stock: number): Promise<string> {
   const reward = await call(target, 'POST', `${target.restUrl}/reward/api/rewards`, { name_en: `Bench reward ${randomUUID()}`, description_en: 'bench', type: 'POINT', stock });
   if (reward.status !== 200) throw new Error(`creating the reward answered ${reward.status} ${JSON.stringify(reward.body)}`);
   const catalog = await call(target, 'POST', `${target.restUrl}/reward/api/reward-catalogs`, {
@@ -31,14 +31,14 @@ async function createCatalog(target: Target, stock: number): Promise<string> {
   return catalog.body.data.id;
 }
 
-/** `count` members straight in the auth schema, each given enough points through POST /point/api/earn. */
-async function createMembers(target: Target, pool: Pool, count: number): Promise<string[]> {
+/** `count` members straight in the auth schema, each given `points` (enough for 5 redemptions unless told) through POST /point/api/earn. */
+export async function createMembers(target: Target, pool: Pool, count: number, points = 5 * POINT_USAGE): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   await pool.query(
     `insert into auth.member (id, name, status, created_at, updated_at) select id, 'Bench redeemer', 'ACTIVE', now(), now() from unnest($1::uuid[]) as id`,
     [ids],
   );
-  const earned = await Promise.all(ids.map((memberId) => call(target, 'POST', `${target.restUrl}/point/api/earn`, { memberId, amount: 5 * POINT_USAGE })));
+  const earned = await Promise.all(ids.map((memberId) => call(target, 'POST', `${target.restUrl}/point/api/earn`, { memberId, amount: points })));
   const failed = earned.filter((response) => response.status !== 200);
   if (failed.length > 0) throw new Error(`earning answered ${failed[0].status} ${JSON.stringify(failed[0].body)}`);
   return ids;
