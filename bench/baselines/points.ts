@@ -1,6 +1,7 @@
 import express, { Request, Response, Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
+import { Answer, answerFailure, inTransaction } from './transaction';
 import { AccessTokens } from '../../core/auth/jwt';
 import { Principal } from '../../core/auth/principal';
 import { requestHash } from '../../core/idempotency';
@@ -39,31 +40,6 @@ interface Entry {
 
 type Movement = Omit<Entry, 'id' | 'actionType' | 'balanceAfter' | 'createdAt'>;
 
-/** A refusal inside the transaction: rolls it back and answers `status` with `body`. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super('refused');
-  }
-}
-
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
  * The point domain's idempotency record (core/idempotency.ts) on a pg client: the first request claims
  * (scope, key) with the body's hash and records the id it produced; a repeat with the same body gets
@@ -75,7 +51,7 @@ async function onceForKey(client: PoolClient, scope: string, key: string | undef
   const claimed = await client.query(`insert into point.idempotency_record (scope, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key`, [scope, key, hash]);
   if (claimed.rowCount === 0) {
     const { rows } = await client.query(`select request_hash, response from point.idempotency_record where scope = $1 and key = $2`, [scope, key]);
-    if (rows[0].request_hash !== hash) throw new Refusal(409, conflictBody);
+    if (rows[0].request_hash !== hash) throw new Answer(409, conflictBody);
     return rows[0].response.id;
   }
   const id = await work();
@@ -110,7 +86,7 @@ class BaselineLedger {
     // Both have at most 2 decimals, far inside a double's exact range: the comparison is exact.
     if (Number(movement.amount) > Number(balance)) {
       const message = `Insufficient points: the balance is ${balance}`;
-      throw new Refusal(400, errorBody(400, message, [{ field: 'amount', message }]));
+      throw new Answer(400, errorBody(400, message, [{ field: 'amount', message }]));
     }
     await client.query(
       `with ordered as (
@@ -219,13 +195,6 @@ function awardErrors(body: Record<string, any>): Array<{ field: string; message:
   return errors;
 }
 
-/** Answers a refusal thrown in the transaction; anything else is a 500. */
-function answerFailure(res: Response, error: unknown): void {
-  if (error instanceof Refusal) return void res.status(error.status).json(error.body);
-  console.error(error);
-  res.status(500).json({ statusCode: 500, data: { message: 'Internal server error' } });
-}
-
 /**
  * Hand-written express + jose + pg handlers doing what the platform's write paths do, in the bench
  * target's process on the platform's tables: POST /baseline/points/earn and /baseline/points/spend (as
@@ -288,7 +257,7 @@ export function pointsBaseline(pool: Pool, tokens: AccessTokens, expiry: PointEx
     try {
       const entry = await inTransaction(pool, async (client): Promise<Pick<Entry, 'id' | 'memberId' | 'actionType' | 'amount' | 'note' | 'balanceAfter' | 'createdAt'>> => {
         const { rowCount } = await client.query(`select 1 from auth.member where id = $1 and deleted_at is null`, [memberId]);
-        if (rowCount === 0) throw new Refusal(404, notFound);
+        if (rowCount === 0) throw new Answer(404, notFound);
         let written: Entry | undefined;
         const earn = async () => {
           written = await ledger.earn(client, { ...NO_DETAILS, memberId, amount: body.points.toFixed(2), note: body.reason ?? null, sourceBy: 'Manual', referenceId: transactionId ?? null, metadata: body.metadata ?? null });

@@ -25,14 +25,14 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
   }
 }
 
-/** Sends a baseline's answer: the refusal it threw, or 500 for anything else. */
+/** Answers what a baseline threw: the refusal as is, anything else as a 500. */
+export function answerFailure(res: Response, error: unknown): void {
+  if (error instanceof Answer) return void res.status(error.status).json(error.body);
+  console.error(error);
+  res.status(500).json({ statusCode: 500, data: { message: 'Internal server error' } });
+}
+
+/** Sends a baseline's answer: the one it returned, or the refusal it threw. */
 export function answer(res: Response, work: () => Promise<Answer>): Promise<void> {
-  return work().then(
-    ({ status, body }) => void res.status(status).json(body),
-    (error) => {
-      if (error instanceof Answer) return void res.status(error.status).json(error.body);
-      console.error(error);
-      res.status(500).json({ statusCode: 500, data: { message: 'Internal server error' } });
-    },
-  );
+  return work().then(({ status, body }) => void res.status(status).json(body), (error) => answerFailure(res, error));
 }

@@ -9,9 +9,6 @@ declare const PAYLOAD: unique symbol;
  */
 export type EventType<Payload extends object = object> = string & { readonly [PAYLOAD]: Payload };
 
-/** The payload an event type announces. */
-export type PayloadOf<Type> = Type extends EventType<infer Payload> ? Payload : never;
-
 /** Declares an event type with its payload: `earned: event<PointLedgerEntry>('points.earned')`. */
 export const event = <Payload extends object>(name: string): EventType<Payload> => name as EventType<Payload>;
 
