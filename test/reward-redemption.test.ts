@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { randomInt, randomUUID } from 'node:crypto';
+import { DomainCalls } from '../core/domain-calls';
 import { OperationExecutor } from '../core/graphql-http';
 import { openModuleOrm } from '../core/module';
 import { rewardModule } from '../subgraphs/reward/module';
@@ -130,7 +131,9 @@ async function expectAgreement(catalogId: string, initialStock: number, pointUsa
 
 const redemptionOf = async (memberId: string, catalogId: string) =>
   (await rows('select * from reward.redemption where member_id = $1 and reward_catalog_id = $2 order by created_at', [memberId, catalogId]));
-const recover = (executor: OperationExecutor = platform.executors.gateway) => recoverRedemptions(orm, rewardDeps(platform.config, executor).points, { olderThanMs: 0 });
+/** The recovery job as the platform runs it (the point domain's own code in this process), or, given a gateway, as when the point domain runs elsewhere. */
+const recover = (gateway?: OperationExecutor) =>
+  recoverRedemptions(orm, rewardDeps(platform.config, gateway ?? platform.executors.gateway, gateway ? new DomainCalls() : platform.calls).calls, { olderThanMs: 0 });
 const crash = (step: 'reserved' | 'spent' | 'issued') =>
   redemptionTestHooks.once(step, async () => {
     throw new Error(`simulated crash after step ${step}`);

@@ -22,7 +22,7 @@ import { TierService } from './services/tier.service';
  * creation promised), until the cluster applies its `customer.created`. One whose tier ended (history, no projection) has none, as has
  * one whose tier was soft-deleted.
  */
-async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
+export async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
   const ids = [...new Set(members.map((member) => member.id.toLowerCase()))].filter(isRecordId);
   if (ids.length === 0) return new Map();
   const projections: Array<{ member_id: string; tier_id: string }> = await em.execute('select member_id, tier_id from cluster.tier_projection where member_id in (?)', [ids]);

@@ -2,10 +2,11 @@ import { Redemption } from '../entities/redemption';
 
 /**
  * The points between the steps of a redemption where the crash tests act: `reserved` once its stock is
- * taken and its PENDING row committed (step 1), `spent` once its points are spent (step 2), `issued`
- * once its code, counts and event are written but not committed (step 3).
+ * taken and its PENDING row committed (step 1), `spent` once its points are spent (step 2), `refused`
+ * once the point domain refused the spend and before the compensation, `issued` once its code, counts
+ * and event are written but not committed (step 3).
  */
-export type RedemptionStep = 'reserved' | 'spent' | 'issued';
+export type RedemptionStep = 'reserved' | 'spent' | 'refused' | 'issued';
 type StepHook = (redemption: Redemption) => Promise<void>;
 
 const hooks = new Map<RedemptionStep, StepHook>();
