@@ -10,14 +10,14 @@ import { hundredths, RedeemingMember } from './redeem-rules';
 /** The documents redemption runs on the gateway when the other domains run elsewhere (validated against the supergraph by `npm run schema:check`). */
 export const REDEMPTION_OPERATIONS = {
   RedeemingMember: `query RedeemingMember($id: ID!) { member(id: $id) { id tier { id } pointBalance } }`,
-  SpendForRedemption: `mutation SpendForRedemption($input: PointMovementInput!, $idempotencyKey: String) {
-    spendPoints(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
+  SpendForRedemption: `mutation SpendForRedemption($input: PointMovementInput!, $idempotencyKey: String!) {
+    spendPointsOnce(input: $input, idempotencyKey: $idempotencyKey) { id } }`,
 };
 
 /**
  * The reward domain as a caller of the others: a service principal of its own holding only what
  * redemption needs, reading any member (`member:read`, the gate of Query.member) and spending points
- * (`point:manage`, the gate of spendPoints and of `point.spend`). Never the caller's token: a member may
+ * (`point:manage`, the gate of spendPointsOnce and of `point.spend`). Never the caller's token: a member may
  * not spend its own points directly, and a staff member redeeming for a member need not hold either permission.
  */
 export const REWARD_SERVICE_PRINCIPAL = new Principal('service', 'internal:reward', 'internal', [AUTH.permissions.memberRead, POINT.permissions.manage]);
@@ -33,12 +33,12 @@ export type SpendResult =
 /** Codes of the point domain's answers that refuse a spend for good: the ledger wrote nothing and never will for this request. */
 const REFUSALS = new Set(['BAD_REQUEST', 'VALIDATION']);
 
-/** The redemption's spend: `point.spend` in-process (its refusal final for the key), `spendPoints` through the gateway when the point domain runs elsewhere. */
+/** The redemption's spend: `point.spend` in-process, `spendPointsOnce` through the gateway when the point domain runs elsewhere; either way its refusal is final for the key. */
 const SPEND = remoteCall({
   type: POINT.calls.spend,
   document: REDEMPTION_OPERATIONS.SpendForRedemption,
   variables: ({ movement, idempotencyKey }) => ({ input: movement, idempotencyKey }),
-  answer: (data: { spendPoints: { id: string } }) => ({ transactionId: data.spendPoints.id }),
+  answer: (data: { spendPointsOnce: { id: string } }) => ({ transactionId: data.spendPointsOnce.id }),
 });
 
 /** What the member read needs: the tier only for a catalog with a tier condition, the balance only when points are asked. */
@@ -81,8 +81,8 @@ export class RedemptionCalls {
   /**
    * Spends the redemption's points with the key `redemption:<id>` and the same body every time, so that
    * any number of tries (the request, a repeat, the recovery job), in-process or through the gateway,
-   * spend them at most once and a try after a spend answers that spend. In-process, a refusal is kept
-   * as the key's answer (PointService.spendOnce): a later try is refused too.
+   * spend them at most once and a try after a spend answers that spend; a refusal is kept as the key's
+   * answer (PointService.spendOnce): a later try is refused too.
    */
   async spend(redemption: Redemption, requestId?: string): Promise<SpendResult> {
     const movement = {

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../core/errors';
-import { recordEvent } from '../../../core/events/outbox-event';
 import { REWARD, RewardClaimed } from '../contract';
 import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward } from '../entities/reward';
@@ -35,43 +35,36 @@ export async function settleRedemption(em: EntityManager, redemption: Redemption
   if (redemption.state === RedemptionState.FAILED) return { state: 'FAILED', reason: failureOf(redemption) };
   let transactionId: string | null = null;
   if (hundredths(redemption.pointUsage) > 0) {
+    await atRedemptionStep('spending', redemption);
     const spent = await calls.spend(redemption, requestId);
     if (spent.kind === 'unknown') return { state: 'PENDING', error: spent.error };
-    if (spent.kind === 'refused') {
-      await atRedemptionStep('refused', redemption);
-      return underLock(em, redemption.id, (tx, locked) => compensate(tx, locked, spent.message));
-    }
+    if (spent.kind === 'refused') return compensate(em, redemption.id, spent.message);
     transactionId = spent.transactionId;
   }
   await atRedemptionStep('spent', redemption);
-  return underLock(em, redemption.id, async (tx, locked, reward) => {
-    const codes = await complete(tx, locked, reward, transactionId);
-    await atRedemptionStep('issued', locked);
-    return { state: 'COMPLETED', redemption: locked, codes };
+  return em.fork().transactional(async (tx) => {
+    const claimedAt = new Date();
+    // The row lock, and whether it is still PENDING (else another actor settled it: its outcome).
+    const [row] = await tx.execute(
+      `update reward.redemption r set state = 'COMPLETED', point_transaction_id = ?, completed_at = ?, updated_at = ?
+         from reward.reward w where r.id = ? and r.state = 'PENDING' and w.id = r.reward_id
+       returning r.*, w.time_use_with_in as reward_time_use_with_in, w.window_end as reward_window_end`,
+      [transactionId, claimedAt, claimedAt, redemption.id],
+    );
+    if (!row) return outcomeOf(tx, redemption.id);
+    const { reward_time_use_with_in: timeUseWithIn, reward_window_end: windowEnd, ...columns } = row;
+    const completed = tx.map(Redemption, columns);
+    const codes = await complete(tx, completed, { timeUseWithIn, windowEnd: windowEnd && new Date(windowEnd) }, claimedAt);
+    await atRedemptionStep('issued', completed);
+    return { state: 'COMPLETED', redemption: completed, codes };
   });
 }
 
-/**
- * Runs `settle` on a PENDING redemption in a transaction holding its row lock (read afresh with what its
- * codes' expiry needs of its reward); one another actor settled meanwhile answers its outcome instead.
- */
-function underLock(
-  em: EntityManager,
-  id: string,
-  settle: (tx: EntityManager, redemption: Redemption, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>) => Promise<RedemptionOutcome>,
-): Promise<RedemptionOutcome> {
-  return em.fork().transactional(async (tx) => {
-    const [row] = await tx.execute(
-      `select r.*, w.time_use_with_in as reward_time_use_with_in, w.window_end as reward_window_end
-         from reward.redemption r join reward.reward w on w.id = r.reward_id where r.id = ? for update of r`,
-      [id],
-    );
-    const { reward_time_use_with_in: timeUseWithIn, reward_window_end: windowEnd, ...columns } = row;
-    const redemption = tx.map(Redemption, columns);
-    if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(tx, redemption) };
-    if (redemption.state === RedemptionState.FAILED) return { state: 'FAILED', reason: failureOf(redemption) };
-    return settle(tx, redemption, { timeUseWithIn, windowEnd: windowEnd && new Date(windowEnd) });
-  });
+/** The outcome of a redemption another actor settled, as it stands. */
+async function outcomeOf(em: EntityManager, id: string): Promise<RedemptionOutcome> {
+  const redemption = await em.findOneOrFail(Redemption, { id });
+  if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(em, redemption) };
+  return { state: 'FAILED', reason: failureOf(redemption) };
 }
 
 /** The reason a FAILED redemption keeps. */
@@ -84,24 +77,18 @@ export const failureOf = (redemption: Redemption): RedeemReason => ({
 const codesOf = (em: EntityManager, redemption: Redemption) => em.find(RewardCode, { redemptionId: redemption.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 
 /**
- * Step 3 in the caller's transaction, on a PENDING redemption under its row lock (it has no code: codes
- * are written only with COMPLETED): its `quantity` codes, the counts, and `reward.claimed` for each.
+ * Step 3 in the caller's transaction, for a redemption just written COMPLETED (it had no code: codes are
+ * written only with COMPLETED): its `quantity` codes, then in one statement the catalog's and the
+ * reward's `redeemed_count` (catalog first, the order every redemption takes their rows in: the
+ * reward's update waits for the catalog's) and `reward.claimed` for each code in the outbox.
  */
-export async function complete(em: EntityManager, redemption: Redemption, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>, transactionId: string | null): Promise<RewardCode[]> {
-  const claimedAt = new Date();
+export async function complete(em: EntityManager, redemption: Redemption, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>, claimedAt: Date): Promise<RewardCode[]> {
   const codes = await issueRewardCodes(
     em,
     { rewardId: redemption.rewardId, rewardCatalogId: redemption.rewardCatalogId, memberId: redemption.memberId, redemptionId: redemption.id, expiredAt: codeExpiry(reward, claimedAt) },
     redemption.quantity,
   );
-  // Catalog before reward, the order every redemption takes their rows in: the reward's update waits for the catalog's.
-  await em.execute(
-    `with catalog as (update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ? returning id)
-     update reward.reward set redeemed_count = redeemed_count + ? where id = ? and exists (select from catalog)`,
-    [redemption.quantity, redemption.rewardCatalogId, redemption.quantity, redemption.rewardId],
-  );
-  Object.assign(redemption, { state: RedemptionState.COMPLETED, pointTransactionId: transactionId, completedAt: claimedAt });
-  for (const code of codes) {
+  const events = codes.map((code) => {
     const claimed: RewardClaimed = {
       memberId: redemption.memberId,
       rewardId: redemption.rewardId,
@@ -111,16 +98,32 @@ export async function complete(em: EntityManager, redemption: Redemption, reward
       expiredAt: code.expiredAt.toISOString(),
       claimedAt: claimedAt.toISOString(),
     };
-    recordEvent(em, REWARD.events.claimed, claimed, { aggregateId: redemption.memberId });
-  }
-  await em.flush();
+    return { id: randomUUID(), payload: claimed };
+  });
+  await em.execute(
+    `with catalog as (update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ? returning id),
+          reward as (update reward.reward set redeemed_count = redeemed_count + ? where id = ? and exists (select from catalog) returning id)
+     insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
+     select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb) where exists (select from reward)`,
+    [codes.length, redemption.rewardCatalogId, codes.length, redemption.rewardId, REWARD.events.claimed, redemption.memberId, claimedAt, JSON.stringify(events)],
+  );
   return codes;
 }
 
-/** The compensation of step 1 for a refused spend: the units of stock back, the redemption FAILED with the point domain's reason. */
-async function compensate(em: EntityManager, redemption: Redemption, message: string): Promise<RedemptionOutcome> {
-  if (redemption.stockTaken) await em.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
-  Object.assign(redemption, { state: RedemptionState.FAILED, failureCode: RedeemRefusal.NOT_ENOUGH_POINTS, failureMessage: message });
-  await em.flush();
-  return { state: 'FAILED', reason: failureOf(redemption) };
+/**
+ * The compensation of step 1 for a refused spend, in one transaction: the redemption FAILED with the
+ * point domain's reason if it is still PENDING (the row lock; else another actor settled it: its
+ * outcome), and its units of stock back.
+ */
+function compensate(em: EntityManager, id: string, message: string): Promise<RedemptionOutcome> {
+  return em.fork().transactional(async (tx) => {
+    const [row] = await tx.execute(
+      `update reward.redemption set state = 'FAILED', failure_code = ?, failure_message = ?, updated_at = now() where id = ? and state = 'PENDING' returning *`,
+      [RedeemRefusal.NOT_ENOUGH_POINTS, message, id],
+    );
+    if (!row) return outcomeOf(tx, id);
+    const redemption = tx.map(Redemption, row);
+    if (redemption.stockTaken) await tx.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
+    return { state: 'FAILED', reason: failureOf(redemption) };
+  });
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
-import { Redemption } from '../entities/redemption';
+import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';
 import { RewardCatalog } from '../entities/reward-catalog';
 import { RewardCode } from '../entities/reward-code';
@@ -90,9 +90,19 @@ export class RedemptionService {
       const { catalog, reward } = await catalogOf(em, ask.catalogId);
       const stockTaken = reward?.stockType === StockType.LIMITED;
       if (stockTaken && !(await takeUnits(em, reward.id, 1))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-      const redemption = em.create(Redemption, { memberId, rewardCatalogId: catalog.id, rewardId: catalog.rewardId, pointUsage: '0', idempotencyKey: ask.idempotencyKey, stockTaken });
+      const claimedAt = new Date();
+      const redemption = em.create(Redemption, {
+        memberId,
+        rewardCatalogId: catalog.id,
+        rewardId: catalog.rewardId,
+        pointUsage: '0',
+        idempotencyKey: ask.idempotencyKey,
+        stockTaken,
+        state: RedemptionState.COMPLETED,
+        completedAt: claimedAt,
+      });
       await em.flush();
-      return claimOf({ redemption, codes: await complete(em, redemption, await rewardOf(em, reward, catalog), null) });
+      return claimOf({ redemption, codes: await complete(em, redemption, await rewardOf(em, reward, catalog), claimedAt) });
     });
   }
 
@@ -115,29 +125,38 @@ export class RedemptionService {
   }
 
   /**
-   * Step 1, in one transaction under the member's lock (and the catalog's when it has a quota, which
-   * counts every member): the rules on the counts the transaction sees, the units of stock, the PENDING
-   * row. A redemption of the same key committed meanwhile is returned instead.
+   * Step 1, in one transaction: the rules, the PENDING row, the units of stock. A catalog with a limit
+   * per member or a quota counts redemptions: under the member's lock (and the catalog's for a quota,
+   * which counts every member), so that the counts the rules see hold until the commit. One without
+   * either needs no lock: its rules look only at what was read before. A redemption of the same key
+   * committed meanwhile (the key is unique per member) is returned instead, refused by the rules or not
+   * (a refusal caused by that redemption, its stock or its spend, comes after it committed).
    */
   private reserve(ask: UnitsAsked, memberId: string, { catalog, reward, member }: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption> {
     return this.em.fork().transactional(async (em) => {
-      await lockMember(em, memberId);
-      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
-      if (earlier) return earlier;
-      if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
+      const earlierOfKey = () => em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+      if (catalog.limitPerUser !== null || catalog.quota) {
+        await lockMember(em, memberId);
+        const earlier = await earlierOfKey();
+        if (earlier) return earlier;
+        if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
+      }
       const reasons = await refusals(em, { catalog, reward, memberId, member, quantity: ask.quantity });
-      if (reasons.length > 0) throw refusal(reasons);
+      if (reasons.length > 0) {
+        const earlier = await earlierOfKey();
+        if (earlier) return earlier;
+        throw refusal(reasons);
+      }
       const stockTaken = reward?.stockType === StockType.LIMITED;
+      const now = new Date();
+      const [row] = await em.execute(
+        `insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, quantity, stock_taken, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (member_id, idempotency_key) do nothing returning *`,
+        [randomUUID(), memberId, catalog.id, catalog.rewardId, catalog.pointUsage, ask.idempotencyKey, ask.quantity, stockTaken, now, now],
+      );
+      if (!row) return (await earlierOfKey())!;
       if (stockTaken && !(await takeUnits(em, reward.id, ask.quantity))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-      return em.create(Redemption, {
-        memberId,
-        rewardCatalogId: catalog.id,
-        rewardId: catalog.rewardId,
-        pointUsage: catalog.pointUsage,
-        idempotencyKey: ask.idempotencyKey,
-        quantity: ask.quantity,
-        stockTaken,
-      });
+      return em.map(Redemption, row);
     });
   }
 }
