@@ -49,8 +49,8 @@ export interface MemberNeeds {
 
 /**
  * The member a redemption reads, and the spend it makes, as the reward service. When auth, cluster and
- * point run in this process their own code answers (`auth.member`, then `cluster.memberTier` and
- * `point.balance` at once, each only when needed: no gateway, no GraphQL pipeline); else one federated
+ * point run in this process their own code answers (`auth.member` and `point.balance` at once, then
+ * `cluster.memberTier`, each only when needed: no gateway, no GraphQL pipeline); else one federated
  * query, `RedeemingMember`, through the gateway.
  */
 export class RedemptionCalls {
@@ -59,12 +59,12 @@ export class RedemptionCalls {
   /** The member's tier (cluster) and balance (point) now, as far as `needs` asks; 404 for an unknown member. */
   async member(memberId: string, needs: MemberNeeds, requestId?: string): Promise<RedeemingMember> {
     if (!this.client.local(AUTH.calls.member, CLUSTER.calls.memberTier, POINT.calls.balance)) return this.memberThroughGateway(memberId, requestId);
-    const found = await this.client.call(AUTH.calls.member, { id: memberId }, requestId);
-    if (!found) throw notFound('Member', memberId);
-    const [tier, balance] = await Promise.all([
-      needs.tier ? this.client.call(CLUSTER.calls.memberTier, found, requestId) : { tierId: null },
+    const [found, balance] = await Promise.all([
+      this.client.call(AUTH.calls.member, { id: memberId }, requestId),
       needs.balance ? this.client.call(POINT.calls.balance, { memberId }, requestId) : { pointAmount: '0' },
     ]);
+    if (!found) throw notFound('Member', memberId);
+    const tier = needs.tier ? await this.client.call(CLUSTER.calls.memberTier, found, requestId) : { tierId: null };
     return { tierId: tier.tierId, pointBalance: balance.pointAmount };
   }
 
