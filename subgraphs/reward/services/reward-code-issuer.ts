@@ -37,7 +37,8 @@ export interface CodeToIssue {
 /**
  * Issues `count` reward codes in the caller's transaction, in one statement: random characters, those
  * not unique among unused codes (`on conflict do nothing` keeps the transaction usable after a
- * collision) drawn again for the ones missing. The codes as the rows were written.
+ * collision) drawn again for the ones missing. The codes as the rows were written, in the order a
+ * redemption's codes are read (`createdAt`, then `id`).
  */
 export async function issueRewardCodes(em: EntityManager, issue: CodeToIssue, count: number): Promise<RewardCode[]> {
   const codes: RewardCode[] = [];
@@ -62,5 +63,6 @@ export async function issueRewardCodes(em: EntityManager, issue: CodeToIssue, co
     );
     codes.push(...rows.map((row) => em.map(RewardCode, row)));
   }
-  return codes;
+  // In the order a redemption's codes are read back (by creation, then id): a repeat answers the same list.
+  return codes.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
