@@ -142,10 +142,13 @@ const TIMESTAMPS = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 /**
  * An answer with what differs between two equal requests on fresh rows left out, to compare a
  * platform's answer with its baseline's: every UUID and ISO timestamp (in any string), and the values
- * of `keys` (codes drawn at random, images of them).
+ * of `keys` (codes drawn at random, images of them); keys sorted, as JSON objects have no order.
  */
 export function anonymized(value: unknown, keys: string[] = []): unknown {
   if (Array.isArray(value)) return value.map((item) => anonymized(item, keys));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, keys.includes(key) ? `<${key}>` : anonymized(item, keys)]));
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => a.localeCompare(b));
+    return Object.fromEntries(entries.map(([key, item]) => [key, keys.includes(key) ? `<${key}>` : anonymized(item, keys)]));
+  }
   return typeof value === 'string' ? value.replace(UUIDS, '<uuid>').replace(TIMESTAMPS, '<time>') : value;
 }
