@@ -1,12 +1,15 @@
 import { Result } from 'autocannon';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { checkLedger } from './ledger-check';
-import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, startTarget, stopTarget, Target, warmThenLoad } from './load';
+import { CONNECTIONS, DURATION_SECONDS, loadWrite, p99Ratio, ratio, settled, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad, WriteRun } from './load';
 import { LoggedPlan, PlanLog, scansOf } from './plans';
-import { COMMON_SEARCH, LargeScale, memberId, RARE_SEARCH, SeededLarge, seedLarge } from './seed-large';
+import { createCatalog, createMembers, REDEEM_ROUTES, steadyRedemptions } from './redeem';
+import { COMMON_SEARCH, LargeScale, memberId, RARE_SEARCH, SeededCodes, seedCodes, SeededLarge, seedLarge } from './seed-large';
+import { EARN_POINTS } from './seed-ledger';
 
 const LARGE: LargeScale = { members: Number(process.env.BENCH_LARGE_MEMBERS ?? 1_000_000), transactions: Number(process.env.BENCH_LARGE_ROWS ?? 10_000_000) };
 const SMALL: LargeScale = { members: Number(process.env.BENCH_SMALL_MEMBERS ?? 1_000), transactions: Number(process.env.BENCH_SMALL_ROWS ?? 10_000) };
@@ -14,6 +17,12 @@ const SMALL: LargeScale = { members: Number(process.env.BENCH_SMALL_MEMBERS ?? 1
 const LARGE_DATA_DIR = process.env.DATA_DIR ?? join(__dirname, '..', '.data', 'bench-large');
 /** A read of the large database whose request rate falls below this share of the small one's grows with the data. */
 const FLAT_RATIO = 0.5;
+/** The writes' goal (issue 27): the large side's rate, p50 and p99 within this factor of the small side's. */
+const WRITE_GOAL = 1.2;
+/** Codes issued of the catalog the large database's redemption row redeems (seeded once, reused). */
+const ISSUED_CODES = Number(process.env.BENCH_LARGE_CODES ?? 100_000);
+/** Seeded members the earn row earns for at random, the same numbers on both databases. */
+const EARNERS = 20;
 
 const PAGE = 10;
 const lastPage = (rows: number) => Math.ceil(rows / PAGE);
@@ -141,18 +150,118 @@ function describeSeed(label: string, seed: SeededLarge): string {
   return `${label}: ${seed.members.toLocaleString('en')} members, ${seed.transactions.toLocaleString('en')} ledger rows (heavy member: ${seed.heavyTransactions.toLocaleString('en')}); ${when} in ${seed.seconds.toFixed(0)}s`;
 }
 
-/** The plans of each read on the large database, through a fresh target whose sessions log them (auto_explain). */
-async function explainReads(planLog: PlanLog, seed: SeededLarge): Promise<Map<string, LoggedPlan[]>> {
+/** POST `path` with `body` as the target's admin (and `headers`). */
+async function postJson(target: Target, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${target.restUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/**
+ * The plans of each read on the large database, and of an earn for a seeded member and a redemption
+ * of the catalog with ISSUED_CODES codes, through a fresh target whose sessions log them (auto_explain);
+ * by heading.
+ */
+async function explainStatements(planLog: PlanLog, seed: SeededLarge, codes: SeededCodes): Promise<Map<string, LoggedPlan[]>> {
   await planLog.enable();
   const plans = new Map<string, LoggedPlan[]>();
   const { child, target } = await startTarget({ DATA_DIR: LARGE_DATA_DIR });
+  const pool = new Pool({ connectionString: target.databaseUrl, max: 1 });
   try {
-    for (const read of READS) plans.set(read.name, await planLog.during(() => getJson(target, read.path(seed))));
+    for (const read of READS) plans.set(`${read.name}: GET ${read.path(seed)}`, await planLog.during(() => getJson(target, read.path(seed))));
+    plans.set(`earn: POST /point/api/earn for ${memberId(2)}`, await planLog.during(() => postJson(target, '/point/api/earn', { memberId: memberId(2), amount: EARN_POINTS })));
+    const [redeemer] = await createMembers(target, pool, 1);
+    const path = `/reward/api/reward-catalogs/${codes.catalogId}/redeem`;
+    plans.set(`redemption: POST ${path} (${codes.codes.toLocaleString('en')} codes issued)`, await planLog.during(() => postJson(target, path, { memberId: redeemer }, { 'idempotency-key': randomUUID() })));
   } finally {
+    await pool.end();
     await stopTarget(child);
     await planLog.disable();
   }
   return plans;
+}
+
+/** A write row: the side it is compared with and the measured side, each a label and its run. */
+interface WriteRow {
+  name: string;
+  base: [string, WriteRun];
+  measured: [string, WriteRun];
+}
+
+/**
+ * POST /point/api/earn for EARNERS seeded members (the same member numbers on both databases, each
+ * about 9 entries), as the points write scenario: warm-up and measured run, then as many ledger
+ * entries more as answers 200 (and at most the requests dropped in flight more) and the ledger check.
+ */
+async function earnLoad(side: Side, numbers: number[]): Promise<{ run: WriteRun; problems: string[] }> {
+  const pool = new Pool({ connectionString: side.target.databaseUrl, max: 1 });
+  try {
+    const members = numbers.map(memberId);
+    const entries = async () => (await pool.query(`select count(*)::int as n from point.point_transaction where member_id = any($1::uuid[])`, [members])).rows[0].n as number;
+    const before = await entries();
+    const next = () => ({ path: '/point/api/earn', body: JSON.stringify({ memberId: members[randomInt(members.length)], amount: EARN_POINTS }) });
+    const warmUp = await loadWrite(side.target.restUrl, side.target.token, next, (status) => status === 200, WARM_UP_SECONDS);
+    const run = await loadWrite(side.target.restUrl, side.target.token, next, (status) => status === 200, DURATION_SECONDS);
+    const added = (await settled(entries)) - before;
+    const answered = (warmUp.statuses.get(200) ?? 0) + (run.statuses.get(200) ?? 0);
+    const problems = (await checkLedger(pool, members)).problems;
+    if (added < answered || added > answered + 2 * CONNECTIONS) problems.push(`${added} ledger entries for ${answered} answers 200`);
+    for (const load of [warmUp, run]) problems.push(...load.unexpected.map((answer) => `unexpected answer ${answer}`));
+    if (warmUp.result.errors + run.result.errors > 0) problems.push(`${warmUp.result.errors + run.result.errors} connection errors or timeouts`);
+    return { run, problems: problems.map((problem) => `earn (${side.label}): ${problem}`) };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Steady redemptions through the platform (bench/redeem.ts) on a side: on a fresh catalog, or on `catalogId`. */
+async function redemptionLoad(side: Side, catalogId?: string): Promise<{ run: WriteRun; problems: string[] }> {
+  const pool = new Pool({ connectionString: side.target.databaseUrl, max: 2 });
+  try {
+    const { run, problems } = await steadyRedemptions(side.target, pool, REDEEM_ROUTES[0], catalogId);
+    return { run, problems: problems.map((problem) => `redemption (${side.label}${catalogId ? `, ${ISSUED_CODES} codes issued` : ''}): ${problem}`) };
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * The write rows: earn on the large database beside the small one; redemption of a catalog with
+ * ISSUED_CODES codes issued beside a fresh catalog, both on the large database; and, to tell the two
+ * causes apart, a fresh catalog on the large database beside one on the small.
+ */
+async function measureWrites(small: Side, large: Side, codes: SeededCodes): Promise<{ rows: WriteRow[]; problems: string[] }> {
+  const numbers = Array.from({ length: EARNERS }, () => 2 + randomInt(small.seed.members - 1));
+  const [smallEarn, largeEarn] = [await earnLoad(small, numbers), await earnLoad(large, numbers)];
+  const [smallFresh, largeFresh, largeIssued] = [await redemptionLoad(small), await redemptionLoad(large), await redemptionLoad(large, codes.catalogId)];
+  const rows: WriteRow[] = [
+    { name: 'earn: POST /point/api/earn', base: ['small', smallEarn.run], measured: ['large', largeEarn.run] },
+    { name: 'redemption, large database', base: ['fresh catalog', largeFresh.run], measured: [`${codes.codes.toLocaleString('en')} codes issued`, largeIssued.run] },
+    { name: 'redemption of a fresh catalog', base: ['small', smallFresh.run], measured: ['large', largeFresh.run] },
+  ];
+  return { rows, problems: [smallEarn, largeEarn, smallFresh, largeFresh, largeIssued].flatMap((load) => load.problems) };
+}
+
+/** The write rows with their ratios and whether they are within WRITE_GOAL; problems when a rate falls below FLAT_RATIO. */
+function printWrites(rows: WriteRow[]): string[] {
+  const problems: string[] = [];
+  console.log(`\nWrites through REST, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each, one side after the other (goal: within ${WRITE_GOAL}x)\n`);
+  console.log('write                           compared: base / measured                  req/s      ratio    p50 ms   ratio     p99 ms   ratio  verdict');
+  for (const { name, base, measured } of rows) {
+    const [b, m] = [base[1].result, measured[1].result];
+    const rate = m.requests.average / Math.max(1, b.requests.average);
+    const p50 = m.latency.p50 / Math.max(1, b.latency.p50);
+    const p99 = m.latency.p99 / Math.max(1, b.latency.p99);
+    const verdict = rate >= 1 / WRITE_GOAL && p50 <= WRITE_GOAL && p99 <= WRITE_GOAL ? `within ${WRITE_GOAL}x` : `MISSES ${WRITE_GOAL}x`;
+    if (rate < FLAT_RATIO) problems.push(`${name}: ${measured[0]} answers ${rate.toFixed(3)} of ${base[0]}'s rate`);
+    console.log(
+      `${name.padEnd(31)} ${`${base[0]} / ${measured[0]}`.padEnd(38)} ${`${b.requests.average.toFixed(0)} / ${m.requests.average.toFixed(0)}`.padStart(13)} ${rate.toFixed(3).padStart(8)} ${`${b.latency.p50} / ${m.latency.p50}`.padStart(11)} ${p50.toFixed(2).padStart(6)}x ${`${b.latency.p99} / ${m.latency.p99}`.padStart(11)} ${p99.toFixed(2).padStart(6)}x  ${verdict}`,
+    );
+  }
+  return problems;
 }
 
 function printFigures(rows: Array<{ read: Read; small: Result; large: Result }>): string[] {
@@ -173,16 +282,15 @@ function printFigures(rows: Array<{ read: Read; small: Result; large: Result }>)
   return problems;
 }
 
-function printPlans(plans: Map<string, LoggedPlan[]>, seed: SeededLarge): string[] {
+function printPlans(plans: Map<string, LoggedPlan[]>): string[] {
   const problems: string[] = [];
-  console.log('\nPlans on the large database (auto_explain: EXPLAIN (ANALYZE, BUFFERS) of each statement the platform ran for the read)');
-  for (const read of READS) {
-    const logged = plans.get(read.name) ?? [];
-    console.log(`\n### ${read.name}: GET ${read.path(seed)}`);
-    if (logged.length === 0) problems.push(`${read.name}: no statement of the domains' schemas was logged`);
+  console.log('\nPlans on the large database (auto_explain: EXPLAIN (ANALYZE, BUFFERS) of each statement the platform ran for the request)');
+  for (const [heading, logged] of plans) {
+    console.log(`\n### ${heading}`);
+    if (logged.length === 0) problems.push(`${heading}: no statement of the domains' schemas was logged`);
     for (const plan of logged) {
       const { problems: scans } = scansOf(plan);
-      problems.push(...scans.map((scan) => `${read.name}: ${scan}`));
+      problems.push(...scans.map((scan) => `${heading}: ${scan}`));
       console.log(`\n${plan.query}\n${plan.plan.map((line) => `    ${line}`).join('\n')}`);
     }
   }
@@ -192,9 +300,11 @@ function printPlans(plans: Map<string, LoggedPlan[]>, seed: SeededLarge): string
 /**
  * The `large` scenario: each read through REST on a small database (1,000 members, 10,000 ledger rows)
  * and on a large one (1,000,000 members, 10,000,000 rows, seeded once under DATA_DIR, default
- * .data/bench-large, and reused), side by side with their ratio; then the plan of every statement of
- * each read on the large database. Fails when an answer is wrong, when a plan reads a big table whole,
- * or when a read expected flat answers at less than half the small database's rate.
+ * .data/bench-large, and reused), side by side with their ratio; then the writes (`measureWrites`:
+ * earn, and redemption of a catalog with ISSUED_CODES codes issued, seeded once too) with their ratios
+ * against WRITE_GOAL; then the plan of every statement of each read and write on the large database.
+ * Fails when an answer or a write's check is wrong, when a plan reads a big table whole, or when a read
+ * expected flat or a write answers at less than half its base's rate.
  */
 export async function largeData(): Promise<boolean> {
   if (process.env.DATABASE_URL) throw new Error('the large scenario runs on the embedded PostgreSQL (under DATA_DIR): unset DATABASE_URL');
@@ -229,8 +339,12 @@ export async function largeData(): Promise<boolean> {
       });
     }
     problems.push(...printFigures(rows));
+    const codes = await seedCodes(largeTarget.target.databaseUrl, ISSUED_CODES, () => createCatalog(largeTarget.target, ISSUED_CODES + 1_000_000));
+    console.log(`\nlarge: ${codes.codes.toLocaleString('en')} codes of one catalog issued, ${codes.seededNow ? 'seeded now' : 'reused, seeded'} in ${codes.seconds.toFixed(0)}s`);
+    const writes = await measureWrites(small, large, codes);
+    problems.push(...writes.problems, ...printWrites(writes.rows));
     await stopTarget(started.pop()!.child);
-    problems.push(...printPlans(await explainReads(planLog, large.seed), large.seed));
+    problems.push(...printPlans(await explainStatements(planLog, large.seed, codes)));
 
     for (const problem of problems) console.log(`  ${problem}`);
     console.log(problems.length === 0 ? '\nlarge data: PASS' : `\nlarge data: FAIL (${problems.length} problems above)`);

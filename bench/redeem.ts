@@ -54,12 +54,12 @@ interface Burst {
 }
 
 /** Who answers the redemptions: the platform, or the hand-written baseline in the bench target (bench/baselines/redeem.ts). */
-interface RedeemRoute {
+export interface RedeemRoute {
   name: string;
   url: (target: Target, catalogId: string) => string;
 }
 
-const REDEEM_ROUTES: RedeemRoute[] = [
+export const REDEEM_ROUTES: RedeemRoute[] = [
   { name: 'redeem: REST -> gateway -> reward', url: (target, catalogId) => `${target.restUrl}/reward/api/reward-catalogs/${catalogId}/redeem` },
   { name: 'baseline: express + jose + pg', url: (target, catalogId) => `${target.baselineUrl}/baseline/reward-catalogs/${catalogId}/redeem` },
 ];
@@ -184,40 +184,45 @@ async function redemptionAnswers(target: Target, pool: Pool, redeemer: RedeemRou
 
 /**
  * One side of the steady redemption: a warm-up and the measured run on a catalog whose stock does not
- * run out, STEADY_MEMBERS members with points for every request, each request its own Idempotency-Key;
- * then the check: as many codes as 201 answers (and at most the requests dropped in flight more), the
- * codes' points spent, the stock and both counts moved by the codes, every redemption COMPLETED, nothing
- * PENDING, and the ledger and outbox checks over the members.
+ * run out (a fresh one, unless given one), STEADY_MEMBERS fresh members with points for every request,
+ * each request its own Idempotency-Key; then the check of what the run added: as many codes as 201
+ * answers (and at most the requests dropped in flight more), the codes' points spent, the stock and
+ * both counts moved by the codes, every redemption COMPLETED, nothing PENDING, and the ledger and
+ * outbox checks over the members.
  */
-async function steadySide(target: Target, pool: Pool, redeemer: RedeemRoute): Promise<{ run: WriteRun; problems: string[] }> {
-  const catalogId = await createCatalog(target, STEADY_STOCK);
+export async function steadyRedemptions(target: Target, pool: Pool, redeemer: RedeemRoute, catalog?: string): Promise<{ run: WriteRun; problems: string[] }> {
+  const catalogId = catalog ?? (await createCatalog(target, STEADY_STOCK));
   const members = await createMembers(target, pool, STEADY_MEMBERS, STEADY_POINTS);
+  const before = await stores(pool, catalogId, members);
   const url = new URL(redeemer.url(target, catalogId));
   const next = () => ({ path: url.pathname, body: JSON.stringify({ memberId: members[randomInt(members.length)] }), headers: { 'idempotency-key': randomUUID() } });
   const warmUp = await loadWrite(url.origin, target.token, next, (status) => status === 201, WARM_UP_SECONDS);
   const run = await loadWrite(url.origin, target.token, next, (status) => status === 201, DURATION_SECONDS);
   await settled(async () => (await pool.query(`select count(*)::int as n from reward.reward_code where reward_catalog_id = $1`, [catalogId])).rows[0].n);
-  const found = await stores(pool, catalogId, members);
+  const after = await stores(pool, catalogId, members);
+  const codes = after.codes - before.codes;
   const answered = (warmUp.statuses.get(201) ?? 0) + (run.statuses.get(201) ?? 0);
   const inFlight = 2 * CONNECTIONS;
   const problems: string[] = [];
-  if (found.codes < answered || found.codes > answered + inFlight) problems.push(`${found.codes} codes for ${answered} answers 201 (+ at most ${inFlight} dropped in flight)`);
-  if (Number(found.spent) !== found.codes * POINT_USAGE) problems.push(`${found.spent} points spent for ${found.codes} codes of ${POINT_USAGE}`);
-  if (found.stock !== STEADY_STOCK - found.codes) problems.push(`stock ${found.stock} after ${found.codes} codes of ${STEADY_STOCK}`);
-  if (found.rewardCount !== found.codes || found.catalogCount !== found.codes) problems.push(`redeemed counts ${found.rewardCount} (reward), ${found.catalogCount} (catalog) for ${found.codes} codes`);
-  if (found.completed !== found.codes || found.pending !== 0) problems.push(`${found.completed} redemptions COMPLETED and ${found.pending} PENDING for ${found.codes} codes`);
+  if (codes < answered || codes > answered + inFlight) problems.push(`${codes} codes for ${answered} answers 201 (+ at most ${inFlight} dropped in flight)`);
+  if (Number(after.spent) !== codes * POINT_USAGE) problems.push(`${after.spent} points spent for ${codes} codes of ${POINT_USAGE}`);
+  if (before.stock - after.stock !== codes) problems.push(`stock ${before.stock} -> ${after.stock} for ${codes} codes`);
+  if (after.rewardCount - before.rewardCount !== codes || after.catalogCount - before.catalogCount !== codes) {
+    problems.push(`redeemed counts ${before.rewardCount} -> ${after.rewardCount} (reward), ${before.catalogCount} -> ${after.catalogCount} (catalog) for ${codes} codes`);
+  }
+  if (after.completed - before.completed !== codes || after.pending !== 0) problems.push(`${after.completed - before.completed} redemptions COMPLETED and ${after.pending} PENDING for ${codes} codes`);
   const ledger = await checkLedger(pool, members);
   problems.push(...ledger.problems, ...(await checkOutbox(pool, members)));
   for (const side of [warmUp, run]) problems.push(...side.unexpected.map((answer) => `unexpected answer ${answer}`));
   if (warmUp.result.errors + run.result.errors > 0) problems.push(`${warmUp.result.errors + run.result.errors} connection errors or timeouts`);
-  console.log(`${redeemer.name}: ${answered} answers 201 (warm-up included); stores after: ${found.codes} codes, ${found.spent} points spent, stock ${found.stock}, ${found.pending} PENDING`);
+  console.log(`${redeemer.name}: ${answered} answers 201 (warm-up included); the stores after: ${codes} codes more, ${after.spent} points spent, stock ${after.stock}, ${after.pending} PENDING`);
   return { run, problems: problems.map((problem) => `${redeemer.name}: ${problem}`) };
 }
 
 /**
  * Steady redemptions: CONNECTIONS connections for BENCH_DURATION redeem a catalog whose stock does not
  * run out for STEADY_MEMBERS members, through REST and beside it through the hand-written baseline
- * (bench/baselines/redeem.ts), each on its own catalog and members, checked as `steadySide` says.
+ * (bench/baselines/redeem.ts), each on its own catalog and members, checked as `steadyRedemptions` says.
  * Before, both answer a redemption, its repeat and two refusals alike. Prints the rates, latencies and ratios.
  */
 export async function redeemSteady(target: Target, pool: Pool): Promise<boolean> {
@@ -227,8 +232,8 @@ export async function redeemSteady(target: Target, pool: Pool): Promise<boolean>
   const answers = [await redemptionAnswers(target, pool, baselineRoute), await redemptionAnswers(target, pool, platformRoute)];
   problems.push(...answers[0].problems.map((problem) => `${baselineRoute.name}: ${problem}`), ...answers[1].problems.map((problem) => `${platformRoute.name}: ${problem}`));
   if (answers[0].answers !== answers[1].answers) problems.push(`the answers differ: baseline ${answers[0].answers}, platform ${answers[1].answers}`);
-  const baseline = await steadySide(target, pool, baselineRoute);
-  const platform = await steadySide(target, pool, platformRoute);
+  const baseline = await steadyRedemptions(target, pool, baselineRoute);
+  const platform = await steadyRedemptions(target, pool, platformRoute);
   problems.push(...baseline.problems, ...platform.problems);
   printSides(`POST /reward/api/reward-catalogs/:id/redeem, steady, stock that does not run out, ${STEADY_MEMBERS} members, ${POINT_USAGE} points each`, [
     [baselineRoute.name, baseline.run.result],
