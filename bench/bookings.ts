@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { anonymized, CONNECTIONS, DURATION_SECONDS, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
+import { anonymized, CONNECTIONS, drained, DURATION_SECONDS, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
 
 /** Customers booking at once, each `GUESTS` guests in one of the evening's slots. */
 const BOOKERS = Number(process.env.BENCH_BOOKERS ?? 400);
@@ -155,7 +155,7 @@ async function bookingAnswers(target: Target, pool: Pool, route: BookingRoute): 
 /**
  * One side of the steady booking: a warm-up and the measured run at a fresh venue, each request
  * GUESTS guests for a random customer in a random one of the evening slots of the next STEADY_DAYS
- * days, each its own Idempotency-Key; then the check: every answer 201, as many confirmed bookings as
+ * days, each its own Idempotency-Key, once the platform has consumed the events of what ran before; then the check: every answer 201, as many confirmed bookings as
  * answers (and at most the requests dropped in flight more), and every slot holding exactly its
  * bookings' guests.
  */
@@ -168,6 +168,7 @@ async function steadySide(target: Target, pool: Pool, route: BookingRoute): Prom
     body: JSON.stringify({ customer_id: customers[randomInt(customers.length)], venue_id: venueId, type: 'table', date: dayFromNow(1 + randomInt(STEADY_DAYS)), time: EVENING[randomInt(EVENING.length)], duration: 60, guests: GUESTS }),
     headers: { 'idempotency-key': randomUUID() },
   });
+  if (!(await drained(target.databaseUrl))) console.log(`${route.name}: measured with the event consumers' backlog of the work before it not drained`);
   const warmUp = await loadWrite(url.origin, target.token, next, (status) => status === 201, WARM_UP_SECONDS);
   const run = await loadWrite(url.origin, target.token, next, (status) => status === 201, DURATION_SECONDS);
   const bookings = await settled(async () => (await pool.query(`select count(*)::int as n from booking.booking where venue_id = $1 and status = 'confirmed'`, [venueId])).rows[0].n);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { checkLedger } from './ledger-check';
-import { CONNECTIONS, DURATION_SECONDS, loadWrite, p99Ratio, ratio, settled, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad, WriteRun } from './load';
+import { CONNECTIONS, drained, DURATION_SECONDS, loadWrite, p99Ratio, ratio, settled, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad, WriteRun } from './load';
 import { LoggedPlan, PlanLog, scansOf } from './plans';
 import { createCatalog, createMembers, REDEEM_ROUTES, steadyRedemptions } from './redeem';
 import { COMMON_SEARCH, LargeScale, memberId, RARE_SEARCH, SeededCodes, seedCodes, SeededLarge, seedLarge } from './seed-large';
@@ -231,12 +231,20 @@ async function redemptionLoad(side: Side, catalogId?: string): Promise<{ run: Wr
 /**
  * The write rows: earn on the large database beside the small one; redemption of a catalog with
  * ISSUED_CODES codes issued beside a fresh catalog, both on the large database; and, to tell the two
- * causes apart, a fresh catalog on the large database beside one on the small.
+ * causes apart, a fresh catalog on the large database beside one on the small. Each load starts once
+ * both platforms have consumed the events of the loads before it.
  */
 async function measureWrites(small: Side, large: Side, codes: SeededCodes): Promise<{ rows: WriteRow[]; problems: string[] }> {
   const numbers = Array.from({ length: EARNERS }, () => 2 + randomInt(small.seed.members - 1));
-  const [smallEarn, largeEarn] = [await earnLoad(small, numbers), await earnLoad(large, numbers)];
-  const [smallFresh, largeFresh, largeIssued] = [await redemptionLoad(small), await redemptionLoad(large), await redemptionLoad(large, codes.catalogId)];
+  // Both platforms share the cores: no load starts while either still consumes the events of the load before.
+  const quiet = async <T>(load: () => Promise<T>): Promise<T> => {
+    for (const side of [small, large]) if (!(await drained(side.target.databaseUrl))) console.log(`the ${side.label} database's event backlog was not drained`);
+    return load();
+  };
+  const [smallEarn, largeEarn] = [await quiet(() => earnLoad(small, numbers)), await quiet(() => earnLoad(large, numbers))];
+  const smallFresh = await quiet(() => redemptionLoad(small));
+  const largeFresh = await quiet(() => redemptionLoad(large));
+  const largeIssued = await quiet(() => redemptionLoad(large, codes.catalogId));
   const rows: WriteRow[] = [
     { name: 'earn: POST /point/api/earn', base: ['small', smallEarn.run], measured: ['large', largeEarn.run] },
     { name: 'redemption, large database', base: ['fresh catalog', largeFresh.run], measured: [`${codes.codes.toLocaleString('en')} codes issued`, largeIssued.run] },

@@ -2,6 +2,7 @@ import autocannon, { Options, Result } from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { Pool } from 'pg';
 
 /** A bench target (bench/serve.ts) as its JSON line describes it. */
 export interface Target {
@@ -151,4 +152,25 @@ export function anonymized(value: unknown, keys: string[] = []): unknown {
     return Object.fromEntries(entries.map(([key, item]) => [key, keys.includes(key) ? `<${key}>` : anonymized(item, keys)]));
   }
   return typeof value === 'string' ? value.replace(UUIDS, '<uuid>').replace(TIMESTAMPS, '<time>') : value;
+}
+
+/**
+ * Waits (at most `timeoutMs`) until the platform has done the work a measured run left behind: every
+ * domain's outbox published and no job of the queue due or running (the event consumers' backlog).
+ * So that a side is not measured while the platform still consumes the events of the side before it.
+ * Returns false when the backlog outlasted the wait.
+ */
+export async function drained(databaseUrl: string, timeoutMs = 120_000): Promise<boolean> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const { rows: outboxes } = await pool.query(`select table_schema from information_schema.tables where table_name = 'outbox_event'`);
+    const backlog = `select ${outboxes.map(({ table_schema }) => `(select count(*) from ${table_schema}.outbox_event where published_at is null)`).join(' + ')}
+                          + (select count(*) from pgboss.job where state in ('created', 'retry', 'active') and start_after <= now()) as n`;
+    for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      if (Number((await pool.query(backlog)).rows[0].n) === 0) return true;
+    }
+    return false;
+  } finally {
+    await pool.end();
+  }
 }

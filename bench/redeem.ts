@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { checkLedger, checkOutbox } from './ledger-check';
-import { anonymized, CONNECTIONS, DURATION_SECONDS, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
+import { anonymized, CONNECTIONS, drained, DURATION_SECONDS, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
 
 /** Redemptions sent at once, by as many distinct members, on a stock of STOCK. */
 const REDEEMERS = Number(process.env.BENCH_REDEEMERS ?? 200);
@@ -185,7 +185,7 @@ async function redemptionAnswers(target: Target, pool: Pool, redeemer: RedeemRou
 /**
  * One side of the steady redemption: a warm-up and the measured run on a catalog whose stock does not
  * run out (a fresh one, unless given one), STEADY_MEMBERS fresh members with points for every request,
- * each request its own Idempotency-Key; then the check of what the run added: as many codes as 201
+ * each request its own Idempotency-Key, once the platform has consumed the events of what ran before; then the check of what the run added: as many codes as 201
  * answers (and at most the requests dropped in flight more), the codes' points spent, the stock and
  * both counts moved by the codes, every redemption COMPLETED, nothing PENDING, and the ledger and
  * outbox checks over the members.
@@ -196,6 +196,7 @@ export async function steadyRedemptions(target: Target, pool: Pool, redeemer: Re
   const before = await stores(pool, catalogId, members);
   const url = new URL(redeemer.url(target, catalogId));
   const next = () => ({ path: url.pathname, body: JSON.stringify({ memberId: members[randomInt(members.length)] }), headers: { 'idempotency-key': randomUUID() } });
+  if (!(await drained(target.databaseUrl))) console.log(`${redeemer.name}: measured with the event consumers' backlog of the work before it not drained`);
   const warmUp = await loadWrite(url.origin, target.token, next, (status) => status === 201, WARM_UP_SECONDS);
   const run = await loadWrite(url.origin, target.token, next, (status) => status === 201, DURATION_SECONDS);
   await settled(async () => (await pool.query(`select count(*)::int as n from reward.reward_code where reward_catalog_id = $1`, [catalogId])).rows[0].n);

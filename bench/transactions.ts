@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { checkLedger, checkOutbox } from './ledger-check';
-import { anonymized, CONNECTIONS, DURATION_SECONDS, loadWrite, printSides, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
+import { anonymized, CONNECTIONS, drained, DURATION_SECONDS, loadWrite, printSides, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
 import { insertMembers } from './v1';
 
 /** Customers the purchases go to at random: concurrent imports keep meeting on their balance rows. */
@@ -74,7 +74,8 @@ async function recorded(pool: Pool, customers: string[]) {
 
 /**
  * One side of the transaction import: a warm-up and the measured run, each request a purchase for a
- * random one of CUSTOMERS customers with its own external id and Idempotency-Key; then the check: as
+ * random one of CUSTOMERS customers with its own external id and Idempotency-Key, once the platform has
+ * consumed the events of what ran before; then the check: as
  * many purchases as answers 201 (and at most the requests dropped in flight more), each with its EARN
  * entry of its points, one `transaction.completed` each, the balances the purchases' points, and the
  * ledger and outbox checks (ledger sums = balances = open lots, one `points.*` event per entry).
@@ -82,6 +83,7 @@ async function recorded(pool: Pool, customers: string[]) {
 async function importSide(target: Target, pool: Pool, side: Side): Promise<{ run: WriteRun; problems: string[] }> {
   const customers = await insertMembers(pool, CUSTOMERS);
   const next = () => ({ path: side.path, body: JSON.stringify(purchaseOf(customers[randomInt(customers.length)])), headers: { 'idempotency-key': randomUUID() } });
+  if (!(await drained(target.databaseUrl))) console.log(`${side.name}: measured with the event consumers' backlog of the work before it not drained`);
   const warmUp = await loadWrite(side.url(target), target.token, next, (status) => status === 201, WARM_UP_SECONDS);
   const run = await loadWrite(side.url(target), target.token, next, (status) => status === 201, DURATION_SECONDS);
   await settled(async () => (await pool.query(`select count(*)::int as n from point.purchase where member_id = any($1::uuid[])`, [customers])).rows[0].n);
