@@ -184,11 +184,48 @@ async function explainStatements(planLog: PlanLog, seed: SeededLarge, codes: See
   return plans;
 }
 
-/** A write row: the side it is compared with and the measured side, each a label and its run. */
+/** What a load cost the database server: WAL written (and its full-page images) and blocks read from outside its shared buffers. */
+interface ServerCost {
+  walBytes: number;
+  fullPageImages: number;
+  blocksRead: number;
+}
+
+/** A write load's measured run, its answers 2xx (warm-up included), its check's problems and what it cost the server. */
+interface WriteLoad {
+  run: WriteRun;
+  answered: number;
+  problems: string[];
+  cost: ServerCost;
+}
+
+/** The server's WAL and read counters now (pg_stat_wal, pg_stat_database of the current database). */
+async function serverCounters(databaseUrl: string): Promise<ServerCost> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const { rows } = await pool.query(
+      `select wal_bytes::float8 as "walBytes", wal_fpi::float8 as "fullPageImages", (select blks_read::float8 from pg_stat_database where datname = current_database()) as "blocksRead"
+         from pg_stat_wal`,
+    );
+    return rows[0];
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Runs a load and what it cost the server, counted from before its warm-up to after its check. */
+async function withCost(side: Side, load: () => Promise<Omit<WriteLoad, 'cost'>>): Promise<WriteLoad> {
+  const before = await serverCounters(side.target.databaseUrl);
+  const written = await load();
+  const after = await serverCounters(side.target.databaseUrl);
+  return { ...written, cost: { walBytes: after.walBytes - before.walBytes, fullPageImages: after.fullPageImages - before.fullPageImages, blocksRead: after.blocksRead - before.blocksRead } };
+}
+
+/** A write row: the side it is compared with and the measured side, each a label and its load. */
 interface WriteRow {
   name: string;
-  base: [string, WriteRun];
-  measured: [string, WriteRun];
+  base: [string, WriteLoad];
+  measured: [string, WriteLoad];
 }
 
 /**
@@ -196,7 +233,7 @@ interface WriteRow {
  * about 9 entries), as the points write scenario: warm-up and measured run, then as many ledger
  * entries more as answers 200 (and at most the requests dropped in flight more) and the ledger check.
  */
-async function earnLoad(side: Side, numbers: number[]): Promise<{ run: WriteRun; problems: string[] }> {
+async function earnLoad(side: Side, numbers: number[]): Promise<Omit<WriteLoad, 'cost'>> {
   const pool = new Pool({ connectionString: side.target.databaseUrl, max: 1 });
   try {
     const members = numbers.map(memberId);
@@ -211,18 +248,18 @@ async function earnLoad(side: Side, numbers: number[]): Promise<{ run: WriteRun;
     if (added < answered || added > answered + 2 * CONNECTIONS) problems.push(`${added} ledger entries for ${answered} answers 200`);
     for (const load of [warmUp, run]) problems.push(...load.unexpected.map((answer) => `unexpected answer ${answer}`));
     if (warmUp.result.errors + run.result.errors > 0) problems.push(`${warmUp.result.errors + run.result.errors} connection errors or timeouts`);
-    return { run, problems: problems.map((problem) => `earn (${side.label}): ${problem}`) };
+    return { run, answered, problems: problems.map((problem) => `earn (${side.label}): ${problem}`) };
   } finally {
     await pool.end();
   }
 }
 
 /** Steady redemptions through the platform (bench/redeem.ts) on a side: on a fresh catalog, or on `catalogId`. */
-async function redemptionLoad(side: Side, catalogId?: string): Promise<{ run: WriteRun; problems: string[] }> {
+async function redemptionLoad(side: Side, catalogId?: string): Promise<Omit<WriteLoad, 'cost'>> {
   const pool = new Pool({ connectionString: side.target.databaseUrl, max: 2 });
   try {
-    const { run, problems } = await steadyRedemptions(side.target, pool, REDEEM_ROUTES[0], catalogId);
-    return { run, problems: problems.map((problem) => `redemption (${side.label}${catalogId ? `, ${ISSUED_CODES} codes issued` : ''}): ${problem}`) };
+    const { run, answered, problems } = await steadyRedemptions(side.target, pool, REDEEM_ROUTES[0], catalogId);
+    return { run, answered, problems: problems.map((problem) => `redemption (${side.label}${catalogId ? `, ${ISSUED_CODES} codes issued` : ''}): ${problem}`) };
   } finally {
     await pool.end();
   }
@@ -241,14 +278,15 @@ async function measureWrites(small: Side, large: Side, codes: SeededCodes): Prom
     for (const side of [small, large]) if (!(await drained(side.target.databaseUrl))) console.log(`the ${side.label} database's event backlog was not drained`);
     return load();
   };
-  const [smallEarn, largeEarn] = [await quiet(() => earnLoad(small, numbers)), await quiet(() => earnLoad(large, numbers))];
-  const smallFresh = await quiet(() => redemptionLoad(small));
-  const largeFresh = await quiet(() => redemptionLoad(large));
-  const largeIssued = await quiet(() => redemptionLoad(large, codes.catalogId));
+  const smallEarn = await quiet(() => withCost(small, () => earnLoad(small, numbers)));
+  const largeEarn = await quiet(() => withCost(large, () => earnLoad(large, numbers)));
+  const smallFresh = await quiet(() => withCost(small, () => redemptionLoad(small)));
+  const largeFresh = await quiet(() => withCost(large, () => redemptionLoad(large)));
+  const largeIssued = await quiet(() => withCost(large, () => redemptionLoad(large, codes.catalogId)));
   const rows: WriteRow[] = [
-    { name: 'earn: POST /point/api/earn', base: ['small', smallEarn.run], measured: ['large', largeEarn.run] },
-    { name: 'redemption, large database', base: ['fresh catalog', largeFresh.run], measured: [`${codes.codes.toLocaleString('en')} codes issued`, largeIssued.run] },
-    { name: 'redemption of a fresh catalog', base: ['small', smallFresh.run], measured: ['large', largeFresh.run] },
+    { name: 'earn: POST /point/api/earn', base: ['small', smallEarn], measured: ['large', largeEarn] },
+    { name: 'redemption, large database', base: ['fresh catalog', largeFresh], measured: [`${codes.codes.toLocaleString('en')} codes issued`, largeIssued] },
+    { name: 'redemption of a fresh catalog', base: ['small', smallFresh], measured: ['large', largeFresh] },
   ];
   return { rows, problems: [smallEarn, largeEarn, smallFresh, largeFresh, largeIssued].flatMap((load) => load.problems) };
 }
@@ -259,7 +297,7 @@ function printWrites(rows: WriteRow[]): string[] {
   console.log(`\nWrites through REST, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each, one side after the other (goal: within ${WRITE_GOAL}x)\n`);
   console.log('write                           compared: base / measured                  req/s      ratio    p50 ms   ratio     p99 ms   ratio  verdict');
   for (const { name, base, measured } of rows) {
-    const [b, m] = [base[1].result, measured[1].result];
+    const [b, m] = [base[1].run.result, measured[1].run.result];
     const rate = m.requests.average / Math.max(1, b.requests.average);
     const p50 = m.latency.p50 / Math.max(1, b.latency.p50);
     const p99 = m.latency.p99 / Math.max(1, b.latency.p99);
@@ -268,6 +306,16 @@ function printWrites(rows: WriteRow[]): string[] {
     console.log(
       `${name.padEnd(31)} ${`${base[0]} / ${measured[0]}`.padEnd(38)} ${`${b.requests.average.toFixed(0)} / ${m.requests.average.toFixed(0)}`.padStart(13)} ${rate.toFixed(3).padStart(8)} ${`${b.latency.p50} / ${m.latency.p50}`.padStart(11)} ${p50.toFixed(2).padStart(6)}x ${`${b.latency.p99} / ${m.latency.p99}`.padStart(11)} ${p99.toFixed(2).padStart(6)}x  ${verdict}`,
     );
+  }
+  console.log('\nWhat each write cost the database server, per write answered (warm-up, run and check; the event consumers\' work during them included)\n');
+  console.log('write                           side                       WAL kB   full-page images   blocks read');
+  for (const { name, base, measured } of rows) {
+    for (const [label, { answered, cost }] of [base, measured]) {
+      const requests = Math.max(1, answered);
+      console.log(
+        `${name.padEnd(31)} ${label.padEnd(24)} ${(cost.walBytes / 1024 / requests).toFixed(1).padStart(8)} ${(cost.fullPageImages / requests).toFixed(2).padStart(18)} ${(cost.blocksRead / requests).toFixed(2).padStart(13)}`,
+      );
+    }
   }
   return problems;
 }

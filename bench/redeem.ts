@@ -190,7 +190,7 @@ async function redemptionAnswers(target: Target, pool: Pool, redeemer: RedeemRou
  * both counts moved by the codes, every redemption COMPLETED, nothing PENDING, and the ledger and
  * outbox checks over the members.
  */
-export async function steadyRedemptions(target: Target, pool: Pool, redeemer: RedeemRoute, catalog?: string): Promise<{ run: WriteRun; problems: string[] }> {
+export async function steadyRedemptions(target: Target, pool: Pool, redeemer: RedeemRoute, catalog?: string): Promise<{ run: WriteRun; answered: number; problems: string[] }> {
   const catalogId = catalog ?? (await createCatalog(target, STEADY_STOCK));
   const members = await createMembers(target, pool, STEADY_MEMBERS, STEADY_POINTS);
   const before = await stores(pool, catalogId, members);
@@ -217,7 +217,7 @@ export async function steadyRedemptions(target: Target, pool: Pool, redeemer: Re
   for (const side of [warmUp, run]) problems.push(...side.unexpected.map((answer) => `unexpected answer ${answer}`));
   if (warmUp.result.errors + run.result.errors > 0) problems.push(`${warmUp.result.errors + run.result.errors} connection errors or timeouts`);
   console.log(`${redeemer.name}: ${answered} answers 201 (warm-up included); the stores after: ${codes} codes more, ${after.spent} points spent, stock ${after.stock}, ${after.pending} PENDING`);
-  return { run, problems: problems.map((problem) => `${redeemer.name}: ${problem}`) };
+  return { run, answered, problems: problems.map((problem) => `${redeemer.name}: ${problem}`) };
 }
 
 /**
