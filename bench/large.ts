@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { checkLedger } from './ledger-check';
-import { CONNECTIONS, drained, DURATION_SECONDS, loadWrite, p99Ratio, ratio, settled, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad, WriteRun } from './load';
+import { CONNECTIONS, drained, DURATION_SECONDS, LoadWatcher, loadWrite, p99Ratio, ratio, settled, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad, WriteRun } from './load';
 import { LoggedPlan, PlanLog, scansOf } from './plans';
 import { createCatalog, createMembers, REDEEM_ROUTES, steadyRedemptions } from './redeem';
 import { COMMON_SEARCH, LargeScale, memberId, RARE_SEARCH, SeededCodes, seedCodes, SeededLarge, seedLarge } from './seed-large';
@@ -227,11 +227,15 @@ async function serverCounters(databaseUrl: string): Promise<ServerCost> {
   }
 }
 
-/** Runs a load and what it cost the server, counted from before its warm-up to after its check. */
-async function withCost(side: Side, load: () => Promise<Omit<WriteLoad, 'cost'>>): Promise<WriteLoad> {
-  const before = await serverCounters(side.target.databaseUrl);
-  const written = await load();
-  const after = await serverCounters(side.target.databaseUrl);
+/** Runs a load and what it cost the server, counted from the start of its warm-up until its writes have landed (its checks left out). */
+async function withCost(side: Side, load: (watcher: LoadWatcher) => Promise<Omit<WriteLoad, 'cost'>>): Promise<WriteLoad> {
+  let before: ServerCost | undefined;
+  let after: ServerCost | undefined;
+  const written = await load({
+    started: async () => void (before = await serverCounters(side.target.databaseUrl)),
+    landed: async () => void (after = await serverCounters(side.target.databaseUrl)),
+  });
+  if (!before || !after) throw new Error('the load never said when it started and landed');
   return { ...written, cost: { walBytes: after.walBytes - before.walBytes, fullPageImages: after.fullPageImages - before.fullPageImages, blocksRead: after.blocksRead - before.blocksRead } };
 }
 
@@ -247,16 +251,18 @@ interface WriteRow {
  * about 9 entries), as the points write scenario: warm-up and measured run, then as many ledger
  * entries more as answers 200 (and at most the requests dropped in flight more) and the ledger check.
  */
-async function earnLoad(side: Side, numbers: number[]): Promise<Omit<WriteLoad, 'cost'>> {
+async function earnLoad(side: Side, numbers: number[], watcher: LoadWatcher): Promise<Omit<WriteLoad, 'cost'>> {
   const pool = new Pool({ connectionString: side.target.databaseUrl, max: 1 });
   try {
     const members = numbers.map(memberId);
     const entries = async () => (await pool.query(`select count(*)::int as n from point.point_transaction where member_id = any($1::uuid[])`, [members])).rows[0].n as number;
     const before = await entries();
     const next = () => ({ path: '/point/api/earn', body: JSON.stringify({ memberId: members[randomInt(members.length)], amount: EARN_POINTS }) });
+    await watcher.started();
     const warmUp = await loadWrite(side.target.restUrl, side.target.token, next, (status) => status === 200, WARM_UP_SECONDS);
     const run = await loadWrite(side.target.restUrl, side.target.token, next, (status) => status === 200, DURATION_SECONDS);
     const added = (await settled(entries)) - before;
+    await watcher.landed();
     const answered = (warmUp.statuses.get(200) ?? 0) + (run.statuses.get(200) ?? 0);
     const problems = (await checkLedger(pool, members)).problems;
     if (added < answered || added > answered + 2 * CONNECTIONS) problems.push(`${added} ledger entries for ${answered} answers 200`);
@@ -269,10 +275,10 @@ async function earnLoad(side: Side, numbers: number[]): Promise<Omit<WriteLoad, 
 }
 
 /** Steady redemptions through the platform (bench/redeem.ts) on a side: on a fresh catalog, or on `catalogId`. */
-async function redemptionLoad(side: Side, catalogId?: string): Promise<Omit<WriteLoad, 'cost'>> {
+async function redemptionLoad(side: Side, watcher: LoadWatcher, catalogId?: string): Promise<Omit<WriteLoad, 'cost'>> {
   const pool = new Pool({ connectionString: side.target.databaseUrl, max: 2 });
   try {
-    const { run, answered, problems } = await steadyRedemptions(side.target, pool, REDEEM_ROUTES[0], catalogId);
+    const { run, answered, problems } = await steadyRedemptions(side.target, pool, REDEEM_ROUTES[0], catalogId, watcher);
     return { run, answered, problems: problems.map((problem) => `redemption (${side.label}${catalogId ? `, ${ISSUED_CODES} codes issued` : ''}): ${problem}`) };
   } finally {
     await pool.end();
@@ -292,11 +298,11 @@ async function measureWrites(small: Side, large: Side, codes: SeededCodes): Prom
     for (const side of [small, large]) if (!(await drained(side.target.databaseUrl))) console.log(`the ${side.label} database's event backlog was not drained`);
     return load();
   };
-  const smallEarn = await quiet(() => withCost(small, () => earnLoad(small, numbers)));
-  const largeEarn = await quiet(() => withCost(large, () => earnLoad(large, numbers)));
-  const smallFresh = await quiet(() => withCost(small, () => redemptionLoad(small)));
-  const largeFresh = await quiet(() => withCost(large, () => redemptionLoad(large)));
-  const largeIssued = await quiet(() => withCost(large, () => redemptionLoad(large, codes.catalogId)));
+  const smallEarn = await quiet(() => withCost(small, (watcher) => earnLoad(small, numbers, watcher)));
+  const largeEarn = await quiet(() => withCost(large, (watcher) => earnLoad(large, numbers, watcher)));
+  const smallFresh = await quiet(() => withCost(small, (watcher) => redemptionLoad(small, watcher)));
+  const largeFresh = await quiet(() => withCost(large, (watcher) => redemptionLoad(large, watcher)));
+  const largeIssued = await quiet(() => withCost(large, (watcher) => redemptionLoad(large, watcher, codes.catalogId)));
   const rows: WriteRow[] = [
     { name: 'earn: POST /point/api/earn', base: ['small', smallEarn], measured: ['large', largeEarn] },
     { name: 'redemption, large database', base: ['fresh catalog', largeFresh], measured: [`${codes.codes.toLocaleString('en')} codes issued`, largeIssued] },
@@ -321,7 +327,7 @@ function printWrites(rows: WriteRow[]): string[] {
       `${name.padEnd(31)} ${`${base[0]} / ${measured[0]}`.padEnd(38)} ${`${b.requests.average.toFixed(0)} / ${m.requests.average.toFixed(0)}`.padStart(13)} ${rate.toFixed(3).padStart(8)} ${`${b.latency.p50} / ${m.latency.p50}`.padStart(11)} ${p50.toFixed(2).padStart(6)}x ${`${b.latency.p99} / ${m.latency.p99}`.padStart(11)} ${p99.toFixed(2).padStart(6)}x  ${verdict}`,
     );
   }
-  console.log('\nWhat each write cost the database server, per write answered (warm-up, run and check; the event consumers\' work during them included)\n');
+  console.log('\nWhat each write cost the database server, per write answered (warm-up and run until every write landed; the event consumers\' work meanwhile included)\n');
   console.log('write                           side                       WAL kB   full-page images   blocks read');
   for (const { name, base, measured } of rows) {
     for (const [label, { answered, cost }] of [base, measured]) {

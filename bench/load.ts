@@ -174,3 +174,9 @@ export async function drained(databaseUrl: string, timeoutMs = 120_000): Promise
     await pool.end();
   }
 }
+
+/** Told when a write load's requests start and when their writes have all landed, before its checks (what large.ts counts the server's cost between). */
+export interface LoadWatcher {
+  started(): Promise<void>;
+  landed(): Promise<void>;
+}

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { checkLedger, checkOutbox } from './ledger-check';
-import { anonymized, CONNECTIONS, drained, DURATION_SECONDS, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
+import { anonymized, CONNECTIONS, drained, DURATION_SECONDS, LoadWatcher, loadWrite, printSides, ratio, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
 
 /** Redemptions sent at once, by as many distinct members, on a stock of STOCK. */
 const REDEEMERS = Number(process.env.BENCH_REDEEMERS ?? 200);
@@ -190,16 +190,18 @@ async function redemptionAnswers(target: Target, pool: Pool, redeemer: RedeemRou
  * both counts moved by the codes, every redemption COMPLETED, nothing PENDING, and the ledger and
  * outbox checks over the members.
  */
-export async function steadyRedemptions(target: Target, pool: Pool, redeemer: RedeemRoute, catalog?: string): Promise<{ run: WriteRun; answered: number; problems: string[] }> {
+export async function steadyRedemptions(target: Target, pool: Pool, redeemer: RedeemRoute, catalog?: string, watcher?: LoadWatcher): Promise<{ run: WriteRun; answered: number; problems: string[] }> {
   const catalogId = catalog ?? (await createCatalog(target, STEADY_STOCK));
   const members = await createMembers(target, pool, STEADY_MEMBERS, STEADY_POINTS);
   const before = await stores(pool, catalogId, members);
   const url = new URL(redeemer.url(target, catalogId));
   const next = () => ({ path: url.pathname, body: JSON.stringify({ memberId: members[randomInt(members.length)] }), headers: { 'idempotency-key': randomUUID() } });
   if (!(await drained(target.databaseUrl))) console.log(`${redeemer.name}: measured with the event consumers' backlog of the work before it not drained`);
+  await watcher?.started();
   const warmUp = await loadWrite(url.origin, target.token, next, (status) => status === 201, WARM_UP_SECONDS);
   const run = await loadWrite(url.origin, target.token, next, (status) => status === 201, DURATION_SECONDS);
   await settled(async () => (await pool.query(`select count(*)::int as n from reward.reward_code where reward_catalog_id = $1`, [catalogId])).rows[0].n);
+  await watcher?.landed();
   const after = await stores(pool, catalogId, members);
   const codes = after.codes - before.codes;
   const answered = (warmUp.statuses.get(201) ?? 0) + (run.statuses.get(201) ?? 0);
