@@ -22,7 +22,7 @@ const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
 const SOURCES = new Set<string>(Object.values(PointSource));
 
 /** A ledger entry as the baseline writes it (the columns of point.point_transaction it sets). */
-export interface Entry {
+interface Entry {
   id: string;
   memberId: string;
   actionType: 'EARN' | 'SPEND' | 'EXPIRE';
@@ -38,7 +38,7 @@ export interface Entry {
   createdAt: Date;
 }
 
-export type Movement = Omit<Entry, 'id' | 'actionType' | 'balanceAfter' | 'createdAt'>;
+type Movement = Omit<Entry, 'id' | 'actionType' | 'balanceAfter' | 'createdAt'>;
 
 /**
  * The point domain's idempotency record (core/idempotency.ts) on a pg client: the first request claims
@@ -165,7 +165,7 @@ export class BaselineLedger {
   }
 }
 
-export const NO_DETAILS = { purchaseAmount: '0', shopId: null, categoryId: null, note: null, sourceBy: null, referenceId: null, metadata: null };
+const NO_DETAILS = { purchaseAmount: '0', shopId: null, categoryId: null, note: null, sourceBy: null, referenceId: null, metadata: null };
 
 export const isTwoDecimals = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= MAX_POINTS && TWO_DECIMALS.test(String(value));
 export const isText = (value: unknown, max: number, min = 0): boolean => typeof value === 'string' && value.length >= min && value.length <= max;
