@@ -227,6 +227,16 @@ async function serverCounters(databaseUrl: string): Promise<ServerCost> {
   }
 }
 
+/** A checkpoint of the server now (the bench connects as its superuser). */
+async function checkpoint(databaseUrl: string): Promise<void> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await pool.query('checkpoint');
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Runs a load and what it cost the server, counted from the start of its warm-up until its writes have landed (its checks left out). */
 async function withCost(side: Side, load: (watcher: LoadWatcher) => Promise<Omit<WriteLoad, 'cost'>>): Promise<WriteLoad> {
   let before: ServerCost | undefined;
@@ -289,13 +299,18 @@ async function redemptionLoad(side: Side, watcher: LoadWatcher, catalogId?: stri
  * The write rows: earn on the large database beside the small one; redemption of a catalog with
  * ISSUED_CODES codes issued beside a fresh catalog, both on the large database; and, to tell the two
  * causes apart, a fresh catalog on the large database beside one on the small. Each load starts once
- * both platforms have consumed the events of the loads before it.
+ * both platforms have consumed the events of the loads before it, right after a checkpoint of both.
  */
 async function measureWrites(small: Side, large: Side, codes: SeededCodes): Promise<{ rows: WriteRow[]; problems: string[] }> {
   const numbers = Array.from({ length: EARNERS }, () => 2 + randomInt(small.seed.members - 1));
   // Both platforms share the cores: no load starts while either still consumes the events of the load before.
+  // And each starts after a checkpoint: the first change of a page after one writes the whole page to the
+  // WAL, so a load that a checkpoint happened to precede would pay for more of them than the others.
   const quiet = async <T>(load: () => Promise<T>): Promise<T> => {
-    for (const side of [small, large]) if (!(await drained(side.target.databaseUrl))) console.log(`the ${side.label} database's event backlog was not drained`);
+    for (const side of [small, large]) {
+      if (!(await drained(side.target.databaseUrl))) console.log(`the ${side.label} database's event backlog was not drained`);
+      await checkpoint(side.target.databaseUrl);
+    }
     return load();
   };
   const smallEarn = await quiet(() => withCost(small, (watcher) => earnLoad(small, numbers, watcher)));
