@@ -18,6 +18,7 @@ import { PointSettings } from '../subgraphs/point/settings';
 import { pointsBaseline } from './baselines/points';
 import { redeemBaseline } from './baselines/redeem';
 import { bookingsBaseline } from './baselines/bookings';
+import { transactionsBaseline } from './baselines/transactions';
 import { v1CustomerBaseline } from './baselines/v1-customer';
 
 /** The system under benchmark: the whole platform in this process, an admin staff token, and the baseline route. */
@@ -31,7 +32,7 @@ export interface BenchTarget {
   /**
    * Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me, GET
    * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly; and the
-   * point writes', the redemption's and the booking's writes by hand (bench/baselines).
+   * point writes', the redemption's, the booking's and the transaction import's writes by hand (bench/baselines).
    */
   baseline: Express;
 }
@@ -92,9 +93,11 @@ export async function startBenchTarget(): Promise<BenchTarget> {
     }
     res.json(v1Body(dashboardOf(timeRange, range, rows as DashboardRows)));
   });
+  const { expiry } = config.domains.point.settings as PointSettings;
   baseline.use(v1CustomerBaseline(pool, tokens));
-  baseline.use(pointsBaseline(pool, tokens, (config.domains.point.settings as PointSettings).expiry));
+  baseline.use(pointsBaseline(pool, tokens, expiry));
   baseline.use(redeemBaseline(pool, tokens));
   baseline.use(bookingsBaseline(pool, tokens));
+  baseline.use(transactionsBaseline(pool, tokens, expiry));
   return { config, platform, pool, token, staffId, baseline };
 }

@@ -30,7 +30,7 @@ const expectStatus = (what: string, response: { status: number; body: unknown },
 };
 
 /** `count` members straight in the auth schema (what a v1 import would have made). */
-async function insertMembers(pool: Pool, count: number): Promise<string[]> {
+export async function insertMembers(pool: Pool, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   await pool.query(
     `insert into auth.member (id, name, status, created_at, updated_at) select id, 'Bench customer', 'ACTIVE', now(), now() from unnest($1::uuid[]) as id`,
