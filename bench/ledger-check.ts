@@ -44,7 +44,8 @@ export async function checkLedger(pool: Pool, memberIds: string[]): Promise<Ledg
                    count(*) as transactions,
                    count(*) filter (where balance_after < 0) as negative
               from point.point_transaction where member_id = any($1::uuid[]) group by member_id),
-          lots as (select member_id, sum(remaining) as open from point.point_lot where member_id = any($1::uuid[]) group by member_id)
+          -- Open lots only (remaining is never negative): the partial index of open lots serves it, a large ledger is not read whole.
+          lots as (select member_id, sum(remaining) as open from point.point_lot where member_id = any($1::uuid[]) and remaining > 0 group by member_id)
      select m.member_id,
             coalesce(b.point_amount, 0)::text as balance,
             coalesce(l.total, 0)::text as ledger_sum,

@@ -73,7 +73,7 @@ export class PlanLog {
     await this.markers.query(`select '${end}'`);
     await ended;
     const text = this.text.slice(this.text.indexOf(begin), this.text.indexOf(end));
-    return parsePlans(text).filter((plan) => /\b(auth|point|cluster)"?\."?\w/.test(plan.query) && !/bench-plans-|outbox_event|pgboss\./.test(plan.query));
+    return parsePlans(text).filter((plan) => /\b(auth|point|cluster|reward)"?\."?\w/.test(plan.query) && !/bench-plans-|outbox_event|pgboss\./.test(plan.query));
   }
 }
 
@@ -99,7 +99,7 @@ export function parsePlans(text: string): LoggedPlan[] {
 }
 
 /** The big tables, which a plan must never read whole. */
-export const BIG_TABLES = ['member', 'point_transaction', 'point_lot', 'point_balance', 'tier_projection', 'tier_history'];
+export const BIG_TABLES = ['member', 'point_transaction', 'point_lot', 'point_balance', 'tier_projection', 'tier_history', 'reward_code', 'redemption'];
 
 /** What a plan reads: each scan node (`Index Only Scan using x on t`), and the problems (a Seq Scan of a big table). */
 export function scansOf(plan: LoggedPlan): { scans: string[]; problems: string[] } {

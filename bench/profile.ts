@@ -9,11 +9,12 @@ import { Pool } from 'pg';
 import { Target } from './load';
 import { createCatalog, createMembers } from './redeem';
 import { EARN_POINTS } from './seed-ledger';
+import { prepareCustomerRead } from './v1';
 
 /**
  * `npm run bench:profile [path | write]`: runs the bench target (bench/serve.ts) under Node's CPU profiler,
- * loads one REST path (GET /auth/api/staffs/me by default) or one write of WRITE_LOADS (`earn`, `v1award`,
- * `redeem`: a POST with a fresh body per request) for BENCH_DURATION seconds, and prints
+ * loads one REST path (GET /auth/api/staffs/me by default) or one load of WRITE_LOADS (`earn`, `v1award`,
+ * `redeem`: a POST with a fresh body per request; `v1read`: the v1 customer read of a customer made for it) for BENCH_DURATION seconds, and prints
  * where the process spent its time: self time grouped by the part of the chain it belongs to (REST
  * adapter, gateway planning and execution, subgraph execution, database driver, serialization, ...)
  * and the costliest functions. The .cpuprofile stays in the printed directory (open it in Chrome
@@ -37,15 +38,16 @@ interface CpuProfile {
 /** Members, customers or redeemers a write load picks from at random: concurrent writes keep meeting on the same rows, as in `npm run bench`. */
 const HOT_MEMBERS = 20;
 
-/** A POST load: the path and body of each request (and its extra headers), prepared on the running target. */
+/** A POST load: the path and body of each request (and its extra headers), prepared on the running target; a GET load has no body. */
 interface WriteLoad {
   describe: string;
-  request: () => { path: string; body: string; headers?: Record<string, string> };
+  method?: 'GET';
+  request: () => { path: string; body?: string; headers?: Record<string, string> };
 }
 
 const pick = (ids: string[]) => ids[randomInt(ids.length)];
 
-/** The writes `npm run bench` measures, as steady loads on a hot set (bench/run.ts, bench/v1.ts, bench/redeem.ts). */
+/** The writes `npm run bench` measures, as steady loads on a hot set (bench/run.ts, bench/v1.ts, bench/redeem.ts), and reads that need data made first. */
 const WRITE_LOADS: Record<string, (target: Target, pool: Pool) => Promise<WriteLoad>> = {
   /** POST /point/api/earn for members the auth domain does not hold, as the points write scenario. */
   earn: async () => {
@@ -70,6 +72,11 @@ const WRITE_LOADS: Record<string, (target: Target, pool: Pool) => Promise<WriteL
       describe: `POST /api/v1/customers/:id/points/award, ${HOT_MEMBERS} hot customers`,
       request: () => ({ path: `/api/v1/customers/${pick(customers)}/points/award`, body: JSON.stringify({ points: 1, reason: 'bench profile' }) }),
     };
+  },
+  /** GET /api/v1/customers/:id?include=points,tier of a customer with its ledger and tier, as the v1read scenario (bench/v1.ts). */
+  v1read: async (target, pool) => {
+    const { path } = await prepareCustomerRead(target, pool);
+    return { describe: `GET ${path}`, method: 'GET', request: () => ({ path }) };
   },
   /** POST /reward/api/reward-catalogs/:id/redeem on a catalog that does not run out, by members with points for every request, each with its own key. */
   redeem: async (target, pool) => {
@@ -178,7 +185,7 @@ async function main(): Promise<void> {
           headers: { ...headers, 'content-type': 'application/json' },
           requests: [
             {
-              method: 'POST',
+              method: write.method ?? 'POST',
               setupRequest: (request) => {
                 const next = write.request();
                 return { ...request, ...next, headers: { ...request.headers, ...next.headers } };

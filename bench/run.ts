@@ -8,10 +8,11 @@ import { Pool } from 'pg';
 import { largeData } from './large';
 import { checkLedger, checkOutbox } from './ledger-check';
 import { CONNECTIONS, DURATION_SECONDS, p99Ratio, ratio, run, startTarget, stopTarget, Target, WARM_UP_SECONDS, warmThenLoad } from './load';
-import { redeemBurst } from './redeem';
+import { redeemBurst, redeemSteady } from './redeem';
 import { streamScenario } from './stream';
 import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
-import { bookingBurst } from './bookings';
+import { bookingBurst, bookingSteady } from './bookings';
+import { v1Transactions } from './transactions';
 import { notificationSegmentSend } from './notifications';
 import { analyticsScenario } from './analytics';
 import { v1Award, v1BatchAward, v1CustomerRead } from './v1';
@@ -21,8 +22,8 @@ import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,stream,v1read,v1award,v1batch,webhooks,bookings,notify,analytics,large; all but large by default (it seeds 10,000,000 rows: npm run bench:large). */
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,stream,v1read,v1award,v1batch,webhooks,bookings,notify,analytics').split(',').map((name) => name.trim()));
+/** Comma-separated subset of staffs,points,balance,redeem,redeemsteady,stream,v1read,v1award,v1batch,v1transactions,webhooks,bookings,bookingsteady,notify,analytics,large; all but large by default (it seeds 10,000,000 rows: npm run bench:large). */
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,redeemsteady,stream,v1read,v1award,v1batch,v1transactions,webhooks,bookings,bookingsteady,notify,analytics').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
 /** Both targets verify the other's tokens. */
@@ -279,17 +280,18 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  * `npm run bench`: staffs/me beside the baseline, points write on a hot set beside its baseline
  * (bench/baselines/points.ts) with the ledger and outbox checks, the v1 single award likewise,
  * balance reads for a light and a heavy ledger, and a burst of redemptions on a small stock with the
- * check that stock, codes and points agree (bench/redeem.ts), 1,000 open notification streams with the
+ * check that stock, codes and points agree and steady redemptions beside their baseline (bench/redeem.ts), 1,000 open notification streams with the
  * delivery latency and memory per stream (bench/stream.ts), GET /api/v1/customers/{id}?include=points,tier
  * beside its one-statement baseline and 1,000-row batch awards beside 1,000 single awards (bench/v1.ts),
+ * v1 transactions (purchases) recorded beside their baseline (bench/transactions.ts),
  * webhook fan-out to 10 receivers (one down) with deliveries per second and commit-to-receipt latency
- * (bench/webhooks.ts), a v1 send-to-segment over in_app to 100,000 members (bench/notifications.ts), the analytics dashboard over a
+ * (bench/webhooks.ts), a burst of bookings and steady bookings beside their baseline (bench/bookings.ts), a v1 send-to-segment over in_app to 100,000 members (bench/notifications.ts), the analytics dashboard over a
  * read model fed by 1,000,000 events beside its baseline and a 1,000,000-row report (bench/analytics.ts); `large` (bench/large.ts) the reads on 10,000,000
  * ledger rows and 1,000,000 members beside a small database. Exits non-zero when a check fails.
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'stream', 'v1read', 'v1award', 'v1batch', 'webhooks', 'bookings', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
+  if (['staffs', 'points', 'balance', 'redeem', 'redeemsteady', 'stream', 'v1read', 'v1award', 'v1batch', 'v1transactions', 'webhooks', 'bookings', 'bookingsteady', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
     const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
@@ -299,12 +301,15 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('points')) passed = (await pointsWrite(target, pool)) && passed;
       if (SCENARIOS.has('balance')) passed = (await balanceRead(target, pool)) && passed;
       if (SCENARIOS.has('redeem')) passed = (await redeemBurst(target, pool)) && passed;
+      if (SCENARIOS.has('redeemsteady')) passed = (await redeemSteady(target, pool)) && passed;
       if (SCENARIOS.has('stream')) passed = (await streamScenario(target, child, JWT_SECRET)) && passed;
       if (SCENARIOS.has('v1read')) passed = (await v1CustomerRead(target, pool)) && passed;
       if (SCENARIOS.has('v1award')) passed = (await v1Award(target, pool)) && passed;
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
+      if (SCENARIOS.has('v1transactions')) passed = (await v1Transactions(target, pool)) && passed;
       if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
       if (SCENARIOS.has('bookings')) passed = (await bookingBurst(target, pool)) && passed;
+      if (SCENARIOS.has('bookingsteady')) passed = (await bookingSteady(target, pool)) && passed;
       if (SCENARIOS.has('notify')) passed = (await notificationSegmentSend(target, pool)) && passed;
       if (SCENARIOS.has('analytics')) passed = (await analyticsScenario(target, child, pool)) && passed;
     } finally {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
+import { CODE_ALPHABET } from '../subgraphs/reward/services/reward-code-issuer';
 
 /** How much the `large` scenario seeds: members, ledger rows; a tenth of the rows belong to one heavy member. */
 export interface LargeScale {
@@ -241,4 +242,69 @@ function described(scale: LargeScale, seconds: number, seededAt: Date, seededNow
     seededAt: seededAt.toISOString(),
     seededNow,
   };
+}
+
+/** What `seedCodes` left: the catalog whose codes were issued, how many, and when. */
+export interface SeededCodes {
+  catalogId: string;
+  codes: number;
+  seconds: number;
+  seededNow: boolean;
+}
+
+/** SQL of the k-th seeded code: 6 characters of the code alphabet, all different for k below 30^6 (7919 is prime to 30). */
+const codeSql = (k: string) =>
+  `(select string_agg(substr('${CODE_ALPHABET}', 1 + ((${k}::bigint * 7919 + 12345) % 729000000 / (30 ^ i)::bigint % 30)::int, 1), '' order by i) from generate_series(0, 5) as i)`;
+
+/**
+ * Issues `codes` reward codes of one catalog with set-based SQL into reward's tables, as redemptions
+ * would have: a COMPLETED redemption by each of the seeded members 1..codes and its code (a third of
+ * them used), the reward's stock and both redeemed counts moved by as many; then vacuums and analyzes.
+ * The catalog is `createCatalog`'s (made through the platform, with a stock above `codes`); a database
+ * whose codes were seeded already (public.bench_seed_codes) is reused as it is.
+ */
+export async function seedCodes(databaseUrl: string, codes: number, createCatalog: () => Promise<string>): Promise<SeededCodes> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`create table if not exists public.bench_seed_codes (catalog_id uuid not null, codes bigint not null, seconds numeric not null, seeded_at timestamptz not null)`);
+    const { rows: [marker] } = await client.query('select catalog_id, codes::int, seconds::float8 from public.bench_seed_codes');
+    if (marker) {
+      if (marker.codes !== codes) throw new Error(`this database holds ${marker.codes} seeded codes, not ${codes}: use another DATA_DIR`);
+      return { catalogId: marker.catalog_id, codes, seconds: marker.seconds, seededNow: false };
+    }
+    const catalogId = await createCatalog();
+    const started = process.hrtime.bigint();
+    const { rows: [{ now }] } = await client.query('select now()');
+    await client.query('begin');
+    const numbered = `select k, $2::timestamptz - interval '1 year' + k * (interval '1 year' / $3::int) as at from generate_series(1, $3::int) as k`;
+    await client.query(
+      `insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, quantity, state, stock_taken, completed_at, created_at, updated_at)
+       select ${uuidSql(`'bench-redemption:' || k`)}, ${memberIdSql('k')}, c.id, c.reward_id, c.point_usage, 'bench-seed-' || k, 1, 'COMPLETED', true, at, at, at
+         from reward.reward_catalog c, (${numbered}) numbered where c.id = $1`,
+      [catalogId, now, codes],
+    );
+    await client.query(
+      `insert into reward.reward_code (id, code, reward_id, reward_catalog_id, member_id, redemption_id, staff_id, used_at, expired_at, created_at, updated_at)
+       select ${uuidSql(`'bench-code:' || k`)}, ${codeSql('k')}, c.reward_id, c.id, ${memberIdSql('k')}, ${uuidSql(`'bench-redemption:' || k`)},
+              case when k % 3 = 0 then 'bench-staff' end, case when k % 3 = 0 then at + interval '1 day' end, $2::timestamptz + interval '2 years', at, at
+         from reward.reward_catalog c, (${numbered}) numbered where c.id = $1`,
+      [catalogId, now, codes],
+    );
+    await client.query(
+      `with catalog as (update reward.reward_catalog set redeemed_count = redeemed_count + $2 where id = $1 returning reward_id)
+       update reward.reward set stock = stock - $2, redeemed_count = redeemed_count + $2 where id = (select reward_id from catalog)`,
+      [catalogId, codes],
+    );
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    await client.query('insert into public.bench_seed_codes (catalog_id, codes, seconds, seeded_at) values ($1, $2, $3, now())', [catalogId, codes, seconds]);
+    await client.query('commit');
+    await client.query('vacuum (analyze) reward.redemption, reward.reward_code, reward.reward, reward.reward_catalog');
+    return { catalogId, codes, seconds, seededNow: true };
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
 }

@@ -18,6 +18,8 @@ import { PointSettings } from '../subgraphs/point/settings';
 import { pointsBaseline } from './baselines/points';
 import { redeemBaseline } from './baselines/redeem';
 import { bookingsBaseline } from './baselines/bookings';
+import { transactionsBaseline } from './baselines/transactions';
+import { v1CustomerBaseline } from './baselines/v1-customer';
 
 /** The system under benchmark: the whole platform in this process, an admin staff token, and the baseline route. */
 export interface BenchTarget {
@@ -30,7 +32,7 @@ export interface BenchTarget {
   /**
    * Express routes that verify the same JWT and run the same reads as GET /auth/api/staffs/me, GET
    * /api/v1/customers/{id}?include=points,tier and GET /api/v1/analytics/dashboard, directly; and the
-   * point writes', the redemption's and the booking's writes by hand (bench/baselines).
+   * point writes', the redemption's, the booking's and the transaction import's writes by hand (bench/baselines).
    */
   baseline: Express;
 }
@@ -39,21 +41,6 @@ export interface BenchTarget {
 export const STAFF_SELECT = `select id, email, firstname, lastname, phone_number as "phoneNumber", role_id as "roleId", store_id as "storeId",
         status, locale, created_at as "createdAt", updated_at as "updatedAt"
    from auth.staff where id = $1 and deleted_at is null`;
-
-/**
- * What GET /api/v1/customers/{id}?include=points,tier reads, in one statement: the member (auth), its
- * balance and lifetime sums (point), its tier (cluster).
- */
-export const V1_CUSTOMER_SELECT = `select m.id, coalesce(m.name, m.nick_name) as name, m.email, m.phone_number as phone, m.birth_day as date_of_birth,
-        lower(m.gender::text) as gender, m.address, m.language, m.status, m.open_id, m.union_id, m.nick_name, m.avatar_url, m.created_at, m.updated_at,
-        coalesce(b.point_amount, 0)::text as balance, t.id as tier_id, t.name_en as tier_name, t.level as tier_level,
-        (select coalesce(sum(amount), 0) from point.point_transaction where member_id = m.id and action_type = 'EARN')::text as earned,
-        (select coalesce(sum(amount), 0) from point.point_transaction where member_id = m.id and action_type = 'SPEND')::text as redeemed
-   from auth.member m
-   left join point.point_balance b on b.member_id = m.id
-   left join cluster.tier_projection p on p.member_id = m.id
-   left join cluster.tier t on t.id = p.tier_id
-  where m.id = $1 and m.deleted_at is null`;
 
 export async function startBenchTarget(): Promise<BenchTarget> {
   const dataDir = process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'loyalty-bench-'));
@@ -92,23 +79,6 @@ export async function startBenchTarget(): Promise<BenchTarget> {
     if (rows.length === 0) return void res.status(404).json({ statusCode: 404, data: { message: 'Staff not found', data: { id: principal.id } } });
     res.json({ statusCode: 200, data: { message: 'Current staff', data: rows[0] } });
   });
-  baseline.get('/baseline/v1/customers/:id', async (req, res) => {
-    const principal = await tokens.fromHeader(req.headers.authorization);
-    if (!principal) return void res.status(401).json({ error: 'invalid_token' });
-    const { rows } = await pool.query(V1_CUSTOMER_SELECT, [req.params.id]);
-    if (rows.length === 0) return void res.status(404).json({ error: { code: 'CUSTOMER_NOT_FOUND', message: 'Not found' } });
-    const { balance, earned, redeemed, tier_id, tier_name, tier_level, open_id, union_id, nick_name, avatar_url, ...customer } = rows[0];
-    const whole = (points: string) => Math.floor(Number(points));
-    res.json({
-      data: {
-        ...customer,
-        tier: tier_id ? { id: tier_id, name: tier_name, level: tier_level } : null,
-        points_balance: whole(balance),
-        points: { balance: whole(balance), lifetime_earned: whole(earned), lifetime_redeemed: whole(redeemed) },
-        chatapp: { openid: open_id, unionid: union_id, nickname: nick_name, avatar: avatar_url },
-      },
-    });
-  });
   // The analytics dashboard's own statements (subgraphs/analytics), one after the other on the pool, as the subgraph runs them.
   baseline.get('/baseline/v1/analytics/dashboard', async (req, res) => {
     const principal = await tokens.fromHeader(req.headers.authorization);
@@ -123,8 +93,11 @@ export async function startBenchTarget(): Promise<BenchTarget> {
     }
     res.json(v1Body(dashboardOf(timeRange, range, rows as DashboardRows)));
   });
-  baseline.use(pointsBaseline(pool, tokens, (config.domains.point.settings as PointSettings).expiry));
+  const { expiry } = config.domains.point.settings as PointSettings;
+  baseline.use(v1CustomerBaseline(pool, tokens));
+  baseline.use(pointsBaseline(pool, tokens, expiry));
   baseline.use(redeemBaseline(pool, tokens));
   baseline.use(bookingsBaseline(pool, tokens));
+  baseline.use(transactionsBaseline(pool, tokens, expiry));
   return { config, platform, pool, token, staffId, baseline };
 }

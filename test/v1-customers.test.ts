@@ -188,12 +188,21 @@ describe('GET /api/v1/customers/{id}', () => {
     expect((await get(`${BASE}/${alice.id}?include=wallet`)).status).toBe(400);
   });
 
-  it('answers 404 CUSTOMER_NOT_FOUND for an unknown id and for what is no id at all', async () => {
+  it('answers 404 CUSTOMER_NOT_FOUND for an unknown id and for what is no id at all, with include or without', async () => {
     for (const id of [randomUUID(), 'not-an-id']) {
-      const response = await get(`${BASE}/${id}`);
-      expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } });
+      for (const include of ['', '?include=points,tier']) {
+        const response = await get(`${BASE}/${id}${include}`);
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: { code: 'CUSTOMER_NOT_FOUND', message: expect.any(String) } });
+      }
     }
+  });
+
+  it('answers with include=points the same customer and balance as without, its points beside', async () => {
+    const plain = await get(`${BASE}/${alice.id}?include=tier`);
+    const { points, ...included } = (await get(`${BASE}/${alice.id}?include=points,tier`)).body.data;
+    expect(included).toEqual(plain.body.data);
+    expect(points.balance).toBe(plain.body.data.points_balance);
   });
 
   it('lets a customer read itself and refuses it another customer (403 insufficient_scope)', async () => {

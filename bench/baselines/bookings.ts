@@ -93,7 +93,7 @@ function askedOf(body: Record<string, any>): BookingAsked {
 
 async function book(client: PoolClient, asked: BookingAsked, scope: string, key: string | undefined, timeZone: string): Promise<Record<string, any>> {
   const customer = await client.query(`select 1 from auth.member where id = $1 and deleted_at is null`, [asked.customerId]);
-  if (customer.rows.length === 0) throw new Answer(404, v1ErrorBody('CUSTOMER_NOT_FOUND', `Member ${asked.customerId} not found`));
+  if (customer.rows.length === 0) throw new Answer(404, v1ErrorBody('CUSTOMER_NOT_FOUND', 'Member not found'));
   const hash = requestHash(asked);
   if (key) {
     const claimed = await client.query(`insert into booking.idempotency_record (scope, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key`, [scope, key, hash]);

@@ -17,7 +17,7 @@ import { pointsTransactionOf } from '../../subgraphs/point/surface/v1-points';
 import { MAX_AWARD_POINTS } from '../../subgraphs/point/types/award.types';
 import { MAX_POINTS } from '../../subgraphs/point/types/point.types';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TWO_DECIMALS = /^\d+(\.\d{1,2})?$/;
 const SOURCES = new Set<string>(Object.values(PointSource));
 
@@ -45,7 +45,7 @@ type Movement = Omit<Entry, 'id' | 'actionType' | 'balanceAfter' | 'createdAt'>;
  * (scope, key) with the body's hash and records the id it produced; a repeat with the same body gets
  * that id back and writes nothing; another body is 409 (`conflictBody`).
  */
-async function onceForKey(client: PoolClient, scope: string, key: string | undefined, body: unknown, conflictBody: unknown, work: () => Promise<string>): Promise<string> {
+export async function onceForKey(client: PoolClient, scope: string, key: string | undefined, body: unknown, conflictBody: unknown, work: () => Promise<string>): Promise<string> {
   if (!key) return work();
   const hash = requestHash(body);
   const claimed = await client.query(`insert into point.idempotency_record (scope, key, request_hash) values ($1, $2, $3) on conflict do nothing returning key`, [scope, key, hash]);
@@ -64,7 +64,7 @@ async function onceForKey(client: PoolClient, scope: string, key: string | undef
  * balance row locked first (created at zero), due lots expired, then the entry, its balance change,
  * its lot (earn) or the lots it consumes oldest first (spend), and its outbox event.
  */
-class BaselineLedger {
+export class BaselineLedger {
   constructor(private readonly expiry: PointExpiryPolicy) {}
 
   async earn(client: PoolClient, movement: Movement): Promise<Entry> {
@@ -167,8 +167,8 @@ class BaselineLedger {
 
 const NO_DETAILS = { purchaseAmount: '0', shopId: null, categoryId: null, note: null, sourceBy: null, referenceId: null, metadata: null };
 
-const isTwoDecimals = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= MAX_POINTS && TWO_DECIMALS.test(String(value));
-const isText = (value: unknown, max: number, min = 0): boolean => typeof value === 'string' && value.length >= min && value.length <= max;
+export const isTwoDecimals = (value: unknown): value is number => typeof value === 'number' && value >= 0 && value <= MAX_POINTS && TWO_DECIMALS.test(String(value));
+export const isText = (value: unknown, max: number, min = 0): boolean => typeof value === 'string' && value.length >= min && value.length <= max;
 
 /** The checks of PointMovementInput: the field errors, empty when the body is a movement. */
 function movementErrors(body: Record<string, any>): Array<{ field: string; message: string }> {
@@ -243,7 +243,7 @@ export function pointsBaseline(pool: Pool, tokens: AccessTokens, expiry: PointEx
   router.post('/baseline/v1/customers/:id/points/award', async (req, res) => {
     const principal = await tokens.fromHeader(req.headers.authorization);
     if (!principal) return void res.status(401).json({ error: 'invalid_token' });
-    if (!canAward(principal)) return void res.status(403).json({ error: 'insufficient_scope' });
+    if (!canWritePoints(principal)) return void res.status(403).json({ error: 'insufficient_scope' });
     const notFound = v1ErrorBody('CUSTOMER_NOT_FOUND', 'Member not found');
     if (!UUID.test(req.params.id)) return void res.status(404).json(notFound);
     const body = req.body ?? {};
@@ -283,5 +283,5 @@ export function pointsBaseline(pool: Pool, tokens: AccessTokens, expiry: PointEx
   return router;
 }
 
-/** The v1 award needs the `write` scope and the point domain's manage permission (customers never). */
-const canAward = (principal: Principal): boolean => principal.kind !== 'member' && scopesOf(principal).includes('write') && principal.can(POINT.permissions.manage);
+/** The v1 award and transaction need the `write` scope and the point domain's manage permission (customers never). */
+export const canWritePoints = (principal: Principal): boolean => principal.kind !== 'member' && scopesOf(principal).includes('write') && principal.can(POINT.permissions.manage);

@@ -1,9 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
 import { RequestContext } from '../../core/context';
+import { arrayLiteral } from '../../core/db/array-literal';
+import { readRows } from '../../core/db/row-lookup';
 import { recordIdsAmong } from '../../core/ids';
 import { Member } from './entities/member';
-import { MemberTier } from './entities/member-tier';
 import { AuthDeps } from './auth-deps';
 import { ApiKeyService } from './services/api-key.service';
 import { ConsentService } from './services/consent.service';
@@ -32,9 +33,14 @@ export function authServices(em: EntityManager, deps: AuthDeps) {
     oauthAuthorization: new OAuthAuthorizationService(em, deps, deps.oauthIssuer ?? ''),
     oauthTokens: new OAuthTokenService(em, deps),
     oauthIssuer: deps.oauthIssuer ?? '',
-    /** Member.projectedTierId of a page of members: one query. */
+    /** Member.projectedTierId of a page of members: one query, its rows plain (nothing changes them). */
     memberTierIds: new BatchLoader(
-      async (ids: string[]) => new Map((await em.find(MemberTier, { memberId: { $in: recordIdsAmong(ids) } })).map((row) => [row.memberId, row.tierId])),
+      async (ids: string[]) =>
+        new Map(
+          (await readRows<{ member_id: string; tier_id: string }>(em, 'select member_id, tier_id from auth.member_tier where member_id = any(?::uuid[])', [arrayLiteral(recordIdsAmong(ids))])).map(
+            (row) => [row.member_id, row.tier_id],
+          ),
+        ),
       null,
     ),
     /** Federation's Member references: the representations of one fetch cost one query. */

@@ -9,6 +9,7 @@ import { AUTH } from '../contract';
 import { Member } from '../entities/member';
 import { ChatappProfileInput, CreateMemberDirectInput, MemberDirectUpdateInput, MemberIdArgs, MemberIdsArgs, MemberListArgs, MemberProfileInput } from '../types/member.inputs';
 import { MemberQrCode } from '../types/member.types';
+import { MemberView } from '../services/member.service';
 import { ChatappLoginArgs, MemberLogin } from '../types/session.types';
 
 const MemberPage = PageType(Member, 'Member');
@@ -18,8 +19,9 @@ export class MemberResolver {
   /** Not for clients (@inaccessible): what the cluster's `Member.tier` @requires, for members it has not placed yet. */
   @Directive('@inaccessible')
   @FieldResolver(() => ID, { nullable: true, description: "The member's tier id in auth's projection: the entry tier a creation promised, then the cluster's changes" })
-  projectedTierId(@Root() member: Member, @Ctx() ctx: AuthContext) {
-    return ctx.services.memberTierIds.load(member.id);
+  projectedTierId(@Root() member: MemberView, @Ctx() ctx: AuthContext) {
+    // A member read by `view` has it already; references and pages ask for theirs together.
+    return member.projectedTierId !== undefined ? member.projectedTierId : ctx.services.memberTierIds.load(member.id);
   }
 
   @Public()

@@ -1,6 +1,6 @@
-import { EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityDictionary, EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
-import { RowLookup } from '../../../core/db/row-lookup';
+import { columnsOf, readRows, RowLookup, tableOf, viewOf } from '../../../core/db/row-lookup';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
@@ -21,10 +21,20 @@ import { announceCustomerCreated, announceCustomerUpdated, customerProfileOf } f
 
 const CHATAPP_GENDER: Record<number, Gender | null> = { 0: null, 1: Gender.Male, 2: Gender.Female };
 
-/** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
 /** A live member by id: every mini-program request about the member reads one. */
 const liveMemberById = new RowLookup(Member, 'id', { live: true });
 
+/** A member read for an answer only, with auth's projection of its tier (what `Member.projectedTierId` answers) read with it. */
+export type MemberView = Member & { projectedTierId?: string | null };
+
+/** The live member with its tier projection, in one statement (compiled once). */
+let memberViewSql: string | undefined;
+const memberViewSqlOf = (em: EntityManager) =>
+  (memberViewSql ??= `select ${columnsOf(em, Member, 'm')}, mt.tier_id as projected_tier_id
+     from ${tableOf(em, Member)} m left join auth.member_tier mt on mt.member_id = m.id
+    where m.id = ? and m.deleted_at is null`);
+
+/** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
 export class MemberService {
   constructor(
     private readonly em: EntityManager,
@@ -62,11 +72,15 @@ export class MemberService {
     return member;
   }
 
-  /** The live member for an answer only: not tracked by the unit of work, so nothing to flush. */
-  async view(id: string): Promise<Member> {
-    const member = await liveMemberById.view(this.em, id);
-    if (!member) throw notFound('Member', id);
-    return member;
+  /**
+   * The live member for an answer only: not tracked by the unit of work, so nothing to flush. Its tier
+   * projection comes with it: a customer read asks for it on behalf of the cluster's `tier`.
+   */
+  async view(id: string): Promise<MemberView> {
+    const [row] = await readRows<EntityDictionary<Member> & { projected_tier_id: string | null }>(this.em, memberViewSqlOf(this.em), [id]);
+    if (!row) throw notFound('Member', id);
+    const { projected_tier_id: projectedTierId, ...member } = row;
+    return Object.assign(viewOf(this.em, Member, member as EntityDictionary<Member>), { projectedTierId });
   }
 
   /** Newest first; unfiltered, the total is the `live_members` tally, and a far page costs what a near one does. */

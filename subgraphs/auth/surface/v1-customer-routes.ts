@@ -1,5 +1,5 @@
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { CUSTOMER_FIELDS, customerOf, MemberRecord } from './v1-customer';
+import { CUSTOMER_FIELDS, CUSTOMER_FIELDS_BESIDE_POINTS, customerOf, MemberRecord, withBalance } from './v1-customer';
 import { conflictOnField, notFoundByField } from '../../../core/rest/failures';
 import { dateQuery, oneOf, ref, string } from '../../../core/rest/json-schema';
 import { CHATAPP_CODE_BODY } from './components';
@@ -55,7 +55,8 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     method: 'get',
     path: `${BASE}/me`,
     document: `query V1CurrentCustomer($includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) {
-      currentMember { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
+      currentMember { ${CUSTOMER_FIELDS_BESIDE_POINTS} ${REWARDS} ${CAMPAIGNS} }
+      balance: myPointBalance @include(if: $includePoints) { pointAmount }
       earned: myPointBalance(format: earn) @include(if: $includePoints) { pointAmount }
       redeemed: myPointBalance(format: burn) @include(if: $includePoints) { pointAmount } }`,
     envelope: 'v1',
@@ -63,13 +64,14 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
     doc: { summary: 'The calling customer', query: { include: INCLUDE }, response: ref('Customer') },
     variables: ({ query }) => includeFlags(query.include),
-    payload: ({ currentMember, earned, redeemed }, { query }) => customerOf(currentMember, customerIncludes(query.include), { earned, redeemed }),
+    payload: ({ currentMember, balance, earned, redeemed }, { query }) => customerOf(withBalance(currentMember, balance), customerIncludes(query.include), { earned, redeemed }),
   },
   {
     method: 'get',
     path: `${BASE}/:id`,
     document: `query V1Customer($id: ID!, $includePoints: Boolean = false, $includeRewards: Boolean = false, $includeCampaigns: Boolean = false) {
-      member(id: $id) { ${CUSTOMER_FIELDS} ${REWARDS} ${CAMPAIGNS} }
+      member(id: $id) { ${CUSTOMER_FIELDS_BESIDE_POINTS} ${REWARDS} ${CAMPAIGNS} }
+      balance: pointBalance(memberId: $id) @include(if: $includePoints) { pointAmount }
       earned: pointBalance(memberId: $id, format: earn) @include(if: $includePoints) { pointAmount }
       redeemed: pointBalance(memberId: $id, format: burn) @include(if: $includePoints) { pointAmount } }`,
     envelope: 'v1',
@@ -77,7 +79,7 @@ export const V1_CUSTOMER_ROUTES: Route[] = [
     notFound: 'CUSTOMER_NOT_FOUND',
     doc: { summary: 'One customer', query: { include: INCLUDE }, response: ref('Customer') },
     variables: ({ params, query }) => ({ id: params.id, ...includeFlags(query.include) }),
-    payload: ({ member, earned, redeemed }, { query }) => customerOf(member, customerIncludes(query.include), { earned, redeemed }),
+    payload: ({ member, balance, earned, redeemed }, { query }) => customerOf(withBalance(member, balance), customerIncludes(query.include), { earned, redeemed }),
   },
   {
     method: 'post',

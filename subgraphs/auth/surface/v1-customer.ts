@@ -4,9 +4,24 @@
  * included), so the shape is written once here.
  */
 
+/** The auth fields of a v1 customer. */
+const MEMBER_FIELDS = `id openId unionId nickName avatarUrl name phoneNumber email language gender birthDate status createdAt updatedAt
+  address { address district province postCode }`;
+const TIER_FIELDS = 'tier { id name_en name_th name_cn level }';
+
 /** A member's fields as a v1 customer needs them (a `MemberRecord`): the auth fields, its point balance (point) and tier (cluster). */
-export const CUSTOMER_FIELDS = `id openId unionId nickName avatarUrl name phoneNumber email language gender birthDate status createdAt updatedAt
-  address { address district province postCode } pointBalance tier { id name_en name_th name_cn level }`;
+export const CUSTOMER_FIELDS = `${MEMBER_FIELDS} pointBalance ${TIER_FIELDS}`;
+
+/**
+ * The same for a read that may ask the point service for the customer's lifetime sums (`$includePoints`):
+ * then its balance comes with them at the root (`balance`, see `withBalance`), so that the point service is
+ * asked once, and `Member.pointBalance` only without them.
+ */
+export const CUSTOMER_FIELDS_BESIDE_POINTS = `${MEMBER_FIELDS} pointBalance @skip(if: $includePoints) ${TIER_FIELDS}`;
+
+/** The member with the balance read beside it at the root (CUSTOMER_FIELDS_BESIDE_POINTS), when it was. */
+export const withBalance = (member: MemberRecord, balance: { pointAmount: number } | null | undefined): MemberRecord =>
+  balance ? { ...member, pointBalance: balance.pointAmount } : member;
 
 /** What a v1 customer is made of: the auth member with its point balance and tier. */
 export interface MemberRecord {

@@ -15,8 +15,8 @@ import { PointService } from './point.service';
 export function pointCalls(orm: MikroORM<PostgreSqlDriver>, ledger: LedgerService): HandledCall[] {
   return [
     handle(POINT.calls.balance, async ({ memberId }) => {
-      const { pointAmount } = await new PointService(orm.em.fork(), ledger).balance(memberId);
-      return { pointAmount };
+      const balances = await new PointService(orm.em.fork(), ledger).balances([memberId]);
+      return { pointAmount: balances.get(memberId)!.pointAmount };
     }),
     handle(POINT.calls.spend, async ({ movement, idempotencyKey }, { caller }) => {
       if (!caller.can(POINT.permissions.manage)) throw forbidden();

@@ -1,5 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
+import { BatchLoader } from '../../../core/batch-loader';
+import { arrayLiteral } from '../../../core/db/array-literal';
+import { readRows } from '../../../core/db/row-lookup';
 import { AppError } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
@@ -10,8 +13,48 @@ import { LedgerService, PointMovement } from './ledger.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** The part of a member's standing a balance read asks for: the current balance, or the lifetime sum of a format. */
+const CURRENT = 'current';
+
+/** The current balance (expired points never count) and, when asked, the lifetime sums of earned and spent points of each member. */
+const standingsSql = (sums: boolean) => `select m.id::text as member_id,
+        (b.point_amount - coalesce((select sum(l.remaining) from point.point_lot l
+                                     where l.member_id = m.id and l.remaining > 0 and l.expires_at <= now()), 0))::text as point_amount,
+        b.purchase_amount::text as purchase_amount${
+          sums
+            ? `,
+        s.earned, s.earned_purchase, s.burned, s.burned_purchase
+   from unnest(?::uuid[]) as m(id)
+   left join point.point_balance b on b.member_id = m.id
+   cross join lateral (select coalesce(sum(t.amount) filter (where t.action_type = 'EARN'), 0)::text as earned,
+                              coalesce(sum(t.purchase_amount) filter (where t.action_type = 'EARN'), 0)::text as earned_purchase,
+                              coalesce(sum(t.amount) filter (where t.action_type = 'SPEND'), 0)::text as burned,
+                              coalesce(sum(t.purchase_amount) filter (where t.action_type = 'SPEND'), 0)::text as burned_purchase
+                         from point.point_transaction t where t.member_id = m.id and t.action_type in ('EARN', 'SPEND')) s`
+            : `
+   from unnest(?::uuid[]) as m(id)
+   left join point.point_balance b on b.member_id = m.id`
+        }`;
+const STANDINGS = { current: standingsSql(false), withSums: standingsSql(true) };
+
+interface StandingRow {
+  member_id: string;
+  point_amount: string | null;
+  purchase_amount: string | null;
+  earned?: string;
+  earned_purchase?: string;
+  burned?: string;
+  burned_purchase?: string;
+}
+
 /** Balances, earning and spending, history and daily summaries. */
 export class PointService {
+  /**
+   * Balances and lifetime sums asked within one tick (a customer read with its points asks for its
+   * balance, its earned and its spent points at once): one statement for all of them.
+   */
+  private readonly standings = new BatchLoader<string, PointBalance | undefined>((keys) => this.standingsOf(keys), undefined);
+
   constructor(
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
@@ -41,11 +84,7 @@ export class PointService {
     }
   }
 
-  /** The current balance: expired points never count, even before the expiry job has run. */
-  async balance(memberId: string): Promise<PointBalance> {
-    return (await this.balances([memberId])).get(memberId)!;
-  }
-
+  /** Current balances: expired points never count, even before the expiry job has run. */
   async balances(memberIds: string[]): Promise<Map<string, PointBalance>> {
     const rows: Array<{ member_id: string; point_amount: string; purchase_amount: string }> = await this.em.execute(
       `select b.member_id,
@@ -59,12 +98,30 @@ export class PointService {
     return new Map(memberIds.map((id) => [id, found.get(id) ?? { memberId: id, pointAmount: '0', purchaseAmount: '0' }]));
   }
 
+  /** `standings`: keys are `<part> <memberId>`, part CURRENT or a BalanceFormat. */
+  private async standingsOf(keys: string[]): Promise<Map<string, PointBalance>> {
+    const asked = keys.map((key) => key.split(' ') as [string, string]);
+    const memberIds = [...new Set(asked.map(([, memberId]) => memberId.toLowerCase()))];
+    const sums = asked.some(([part]) => part !== CURRENT);
+    const rows = await readRows<StandingRow>(this.em, sums ? STANDINGS.withSums : STANDINGS.current, [arrayLiteral(memberIds)]);
+    const byMember = new Map(rows.map((row) => [row.member_id, row]));
+    return new Map(
+      asked.map(([part, memberId], index) => {
+        const row = byMember.get(memberId.toLowerCase());
+        const [pointAmount, purchaseAmount] =
+          part === BalanceFormat.earn ? [row?.earned, row?.earned_purchase] : part === BalanceFormat.burn ? [row?.burned, row?.burned_purchase] : [row?.point_amount, row?.purchase_amount];
+        return [keys[index], { memberId, pointAmount: pointAmount ?? '0', purchaseAmount: purchaseAmount ?? '0' }];
+      }),
+    );
+  }
+
   /**
    * Sums over a window: `earn` the points earned, `burn` the points spent, neither the net change
-   * (earned - spent - expired); purchaseAmount sums the purchases of the same entries.
+   * (earned - spent - expired); purchaseAmount sums the purchases of the same entries. Without a window,
+   * the current balance (without a format) or the lifetime sums (`standings`).
    */
   async balanceInWindow(memberId: string, window: BalanceWindowArgs): Promise<PointBalance> {
-    if (!window.start && !window.end && !window.format) return this.balance(memberId);
+    if (!window.start && !window.end) return (await this.standings.load(`${window.format ?? CURRENT} ${memberId}`))!;
     const [from, to] = bounds(window.start, window.end);
     const types = window.format === BalanceFormat.earn ? ['EARN'] : window.format === BalanceFormat.burn ? ['SPEND'] : ['EARN', 'SPEND', 'EXPIRE'];
     const [row] = await this.em.execute(
