@@ -13,22 +13,21 @@ const IDS_PER_CALL = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Which members exist (live, not erased), for a domain's write path. With the domain's projection
- * (core/member-projection.ts), a member it holds as live is known and one it holds as deleted is not,
+ * Which members exist (live, not erased), for a domain's write path. From the domain's own projection
+ * (core/member-projection.ts): a member it holds as live is known and one it holds as deleted is not,
  * without asking anyone; only the others are asked of the auth domain through the supergraph (as the
- * domain's service), and those auth confirms are remembered. Without one, every id is asked.
+ * domain's service), and those auth confirms are remembered.
  */
 export class KnownMembers {
   constructor(
     private readonly supergraph: SupergraphClient,
     private readonly document: string,
-    private readonly projection?: MemberProjection,
+    private readonly projection: MemberProjection,
   ) {}
 
   /** The ids among `ids` that name a member (lowercase); what is no id at all names nobody. */
   async known(ids: string[], requestId?: string): Promise<Set<string>> {
     const asked = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
-    if (!this.projection) return this.askAuth(asked, requestId);
     const { live, deleted } = await this.projection.lookup(asked);
     const confirmed = await this.askAuth(asked.filter((id) => !live.has(id) && !deleted.has(id)), requestId);
     await this.projection.remember([...confirmed]);
