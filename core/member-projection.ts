@@ -16,7 +16,7 @@ export interface MemberLifecycle {
   created: string;
   deleted: string;
   /** The member a `created` or `deleted` event names. */
-  memberOf: (event: PublishedEvent<any>) => string;
+  memberOf: (event: PublishedEvent<unknown>) => string;
 }
 
 /** What the fill asks the owner for at a time (its list's largest page). */
@@ -106,9 +106,9 @@ export class MemberProjection {
   }
 
   /** Members the owner confirmed exist (a fallback's answer, the fill): known from now on, unless their deletion was applied meanwhile. */
-  async remember(ids: string[], em: EntityManager = this.orm.em.fork()): Promise<void> {
+  async remember(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await em.execute(
+    await this.orm.em.getConnection().execute(
       `insert into ${this.schema}.known_member (member_id) select id::uuid from jsonb_array_elements_text(?::jsonb) as id on conflict do nothing`,
       [JSON.stringify(ids)],
     );
