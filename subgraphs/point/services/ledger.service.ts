@@ -10,7 +10,7 @@ import { expiresAtFor } from './expiry-policy';
 
 /** A movement of points for one member; amounts are decimal strings. */
 export interface PointMovement {
-  /** The entry's id when the caller chose it beforehand (an idempotency claim records it); a new one otherwise. */
+  /** The entry's id when the caller chose it beforehand (an idempotency claim records it; earn and spend): a new one otherwise. */
   id?: string;
   memberId: string;
   amount: string;
