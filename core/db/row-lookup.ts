@@ -1,5 +1,4 @@
 import { EntityClass, EntityDictionary, EntityKey, EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
-import { runStatement } from './statement';
 
 /**
  * A read of one row by a unique column, compiled once: the SELECT is built from the entity's metadata
@@ -7,9 +6,14 @@ import { runStatement } from './statement';
  * reads by id (the current staff member or member on every request) skip the ORM's per-call query
  * building, which costs about as much CPU as the query itself. `live` adds `deleted_at is null`.
  */
+/** A connection of the driver's pool (node-postgres). */
+interface PooledConnection<T> {
+  query(text: string, values: unknown[]): Promise<{ rows: EntityDictionary<T>[] }>;
+}
+
 export class RowLookup<T extends object> {
-  /** The statement, with its value as `$1`. */
-  private sql?: string;
+  /** The statement with a `?` placeholder (the ORM's) and with `$1` (the driver's). */
+  private sql?: { orm: string; driver: string };
 
   constructor(
     private readonly entity: EntityClass<T>,
@@ -46,13 +50,24 @@ export class RowLookup<T extends object> {
     return entity;
   }
 
-  /** On the transaction's connection inside one, else on a pooled one, its value bound (core/db/statement). */
+  /**
+   * Outside a transaction the statement goes to a pooled connection of the ORM's driver with its
+   * parameter bound (`$1`), as a hand-written read would; the ORM's execute would format the value into
+   * the text and pass it through knex's runner. Inside one, it runs on the transaction's connection.
+   */
   private async row(em: EntityManager, value: unknown): Promise<EntityDictionary<T> | undefined> {
     this.sql ??= this.compile(em);
-    return (await runStatement<EntityDictionary<T>>(em, this.sql, [value]))[0];
+    if (em.isInTransaction()) return (await em.execute<EntityDictionary<T>[]>(this.sql.orm, [value]))[0];
+    const client = em.getConnection().getKnex().client;
+    const connection: PooledConnection<T> = await client.acquireConnection();
+    try {
+      return (await connection.query(this.sql.driver, [value])).rows[0];
+    } finally {
+      client.releaseConnection(connection);
+    }
   }
 
-  private compile(em: EntityManager): string {
+  private compile(em: EntityManager): { orm: string; driver: string } {
     const meta = em.getMetadata().get<T>(this.entity.name);
     const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
     const columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length).flatMap((prop) => prop.fieldNames);
@@ -60,6 +75,7 @@ export class RowLookup<T extends object> {
     const table = `${schema ? `${quote(schema)}.` : ''}${quote(meta.tableName)}`;
     const column = (property: string) => quote(meta.properties[property as EntityKey<T>].fieldNames[0]);
     const live = this.options.live ? ` and ${column('deletedAt')} is null` : '';
-    return `select ${columns.map(quote).join(', ')} from ${table} where ${column(this.key)} = $1${live} limit 1`;
+    const select = (placeholder: string) => `select ${columns.map(quote).join(', ')} from ${table} where ${column(this.key)} = ${placeholder}${live} limit 1`;
+    return { orm: select('?'), driver: select('$1') };
   }
 }
