@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { openDomainOrm } from '../../core/db/orm';
 import { listDeadLetters, listParked } from '../../core/events/dead-letters';
-import { consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
+import { consumerParkedFlagSql, consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
 import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue } from '../../core/events/job-queue';
 import { PublishedEvent } from '../../core/events/outbox-event';
 import { createLogger } from '../../core/logger';
@@ -23,7 +23,7 @@ let orm: MikroORM<PostgreSqlDriver>;
 beforeAll(async () => {
   database = await createScratchDatabase('svc_consumer');
   pool = new Pool({ connectionString: database.url, max: 2 });
-  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)};
+  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)}; ${consumerParkedFlagSql(SCHEMA)};
     create table ${SCHEMA}.applied (position bigserial primary key, queue text not null, aggregate_id text not null, sequence bigint not null)`);
   orm = await openDomainOrm({ url: database.url, schema: SCHEMA, entities: [], migrations: {} });
   boss = await startJobQueue(database.url, logger);
@@ -103,5 +103,40 @@ it.each([1, 2])('applies a member’s events once and in order while several wor
   } finally {
     release();
     await boss.offWork(queue);
+  }
+});
+
+it('applies, once their predecessor arrives, the events a consumer had parked before its positions said which streams have parked events', async () => {
+  const schema = 'consumer_upgrade_test';
+  const queue = `test-consumer-upgrade-${randomUUID()}`;
+  const memberId = randomUUID();
+  const [, second, third] = [1, 2, 3].map((sequence) => chained(memberId, sequence));
+  // The tables as before the upgrade: the first event applied, the third parked behind the second.
+  await pool.query(`create schema ${schema}; ${consumerTablesSql(schema)}`);
+  await pool.query(`insert into ${schema}.event_position (queue, source, aggregate_id, last_sequence) values ($1, 'test', $2, 1)`, [queue, memberId]);
+  await pool.query(
+    `insert into ${schema}.parked_event (queue, source, aggregate_id, sequence, previous_sequence, event_id, type, message) values ($1, 'test', $2, 3, 2, $3, $4, $5)`,
+    [queue, memberId, third.id, EVENT_TYPE, JSON.stringify(third)],
+  );
+  await pool.query(consumerParkedFlagSql(schema));
+  const upgraded = await openDomainOrm({ url: database.url, schema, entities: [], migrations: {} });
+  try {
+    await startEventConsumer({
+      orm: upgraded,
+      boss,
+      logger,
+      queue,
+      events: [EVENT_TYPE],
+      apply: (em, event) => em.execute(`insert into ${SCHEMA}.applied (queue, aggregate_id, sequence) values (?, ?, ?)`, [queue, memberId, event.sequence]),
+    });
+    await boss.send(queue, second);
+    await waitFor(async () => (await appliedOf(queue, memberId)).length === 2, 'the second event and the parked third');
+    expect(await appliedOf(queue, memberId)).toEqual([2, 3]);
+    expect(await listParked(pool, queue)).toEqual([]);
+    const { rows } = await pool.query(`select last_sequence::int as last, parked from ${schema}.event_position where queue = $1`, [queue]);
+    expect(rows).toEqual([{ last: 3, parked: false }]);
+  } finally {
+    await boss.offWork(queue);
+    await upgraded.close();
   }
 });
