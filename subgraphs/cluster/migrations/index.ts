@@ -9,6 +9,7 @@ import { Migration20261124ClusterLargeTiers } from './migration-20261124-large-t
 import { Migration20261126ClusterTierReason } from './migration-20261126-tier-reason';
 import { Migration20261202ClusterTierCatalogAnnounced } from './migration-20261202-tier-catalog-announced';
 import { Migration20261203ClusterKnownMembers } from './migration-20261203-known-members';
+import { Migration20261216ClusterConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -23,4 +24,5 @@ export const clusterMigrations = {
   Migration20261126ClusterTierReason,
   Migration20261202ClusterTierCatalogAnnounced,
   Migration20261203ClusterKnownMembers,
+  Migration20261216ClusterConsumerParkedFlag,
 };

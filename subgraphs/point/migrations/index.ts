@@ -7,6 +7,7 @@ import { Migration20261130PointAwardReference } from './migration-20261130-award
 import { Migration20261201PointPurchases } from './migration-20261201-purchases';
 import { Migration20261202PointMemberActivity } from './migration-20261202-member-activity';
 import { Migration20261203PointKnownMembers } from './migration-20261203-known-members';
+import { Migration20261216PointConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -19,4 +20,5 @@ export const pointMigrations = {
   Migration20261201PointPurchases,
   Migration20261202PointMemberActivity,
   Migration20261203PointKnownMembers,
+  Migration20261216PointConsumerParkedFlag,
 };
