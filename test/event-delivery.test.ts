@@ -95,23 +95,19 @@ describe('the outbox relay', () => {
 
   it('numbers a member’s events in commit order, even when the later writer inserted first', async () => {
     const memberId = randomUUID();
-    const commits: string[] = [];
     let inserted!: () => void;
     const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const write = (name: string, hold?: Promise<void>) =>
-      pointOrm.em
-        .fork()
-        .transactional(async (em) => {
-          recordEvent(em, event<{ memberId: string }>(`test.${name}`), { memberId }, { aggregateId: memberId });
-          await em.flush();
-          if (hold) {
-            inserted();
-            await hold;
-          }
-        })
-        .then(() => commits.push(`test.${name}`));
+      pointOrm.em.fork().transactional(async (em) => {
+        recordEvent(em, event<{ memberId: string }>(`test.${name}`), { memberId }, { aggregateId: memberId });
+        await em.flush();
+        if (hold) {
+          inserted();
+          await hold;
+        }
+      });
     const first = write('first', released);
     await firstInserted;
     let secondDone = false;
@@ -122,6 +118,9 @@ describe('the outbox relay', () => {
       const { rows } = await platform.sql.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`%${memberId}%`]);
       return rows.length > 0;
     }, 'the second writer to wait or commit');
+    // The commit order, as the database decided it: the first is held open until released, so a second
+    // writer done by then committed first; one seen waiting on the member's lock commits after the first.
+    const commits = secondDone ? ['test.second', 'test.first'] : ['test.first', 'test.second'];
     release();
     await Promise.all([first, second]);
     const { rows } = await platform.sql.query(`select type from point.outbox_event where aggregate_id = $1 order by sequence`, [memberId]);

@@ -1,9 +1,5 @@
 import { EntityClass, EntityDictionary, EntityKey, EntityManager, ReferenceKind } from '@mikro-orm/postgresql';
-
-/** A connection of the driver's pool (node-postgres). */
-interface PooledConnection<T> {
-  query(text: string, values: unknown[]): Promise<{ rows: T[] }>;
-}
+import { runStatement } from './statement';
 
 /**
  * A read of one row by a unique column, compiled once: the SELECT is built from the entity's metadata
@@ -105,18 +101,10 @@ const driverTextOf = (sql: string): string => {
 
 /**
  * The rows of a read (`?` placeholders, one per parameter; an array goes in as one `arrayLiteral`).
- * Outside a transaction the statement goes to a pooled connection of the ORM's driver with its
- * parameters bound (`$1`), as a hand-written read would; the ORM's execute would format the values into
- * the text and pass it through knex's runner. Inside one, it runs on the transaction's connection.
+ * The statement goes to the driver with its parameters bound (`$1`), as a hand-written read would
+ * (`runStatement`: a pooled connection, or the transaction's own inside one).
  * `driverText` is the statement already written with `$n` placeholders, when the caller keeps it.
  */
-export async function readRows<R>(em: EntityManager, sql: string, params: unknown[], driverText?: string): Promise<R[]> {
-  if (em.isInTransaction()) return em.execute<R[]>(sql, params);
-  const client = em.getConnection().getKnex().client;
-  const connection: PooledConnection<R> = await client.acquireConnection();
-  try {
-    return (await connection.query(driverText ?? driverTextOf(sql), params)).rows as R[];
-  } finally {
-    client.releaseConnection(connection);
-  }
+export function readRows<R>(em: EntityManager, sql: string, params: unknown[], driverText?: string): Promise<R[]> {
+  return runStatement<R>(em, driverText ?? driverTextOf(sql), params);
 }

@@ -54,6 +54,18 @@ export function consumerTablesSql(schema: string): string {
     );`;
 }
 
+/**
+ * The second shape of the consumer-side tables (a migration of each consuming domain, after
+ * `consumerTablesSql`): a position says whether events of its stream are parked, so that applying an
+ * event looks for parked successors only when there are some.
+ */
+export function consumerParkedFlagSql(schema: string): string {
+  return `
+    alter table ${schema}.event_position add column parked boolean not null default false;
+    update ${schema}.event_position p set parked = true
+     where exists (select 1 from ${schema}.parked_event e where e.queue = p.queue and e.source = p.source and e.aggregate_id = p.aggregate_id);`;
+}
+
 /** An event that is part of an aggregate's stream (from a relay that numbers them). */
 type ChainedEvent = PublishedEvent & { source: string; sequence: string; aggregateId: string };
 const isChained = (event: PublishedEvent): event is ChainedEvent => Boolean(event.source && event.sequence && event.aggregateId);
@@ -64,12 +76,15 @@ const isChained = (event: PublishedEvent): event is ChainedEvent => Boolean(even
  *
  * - An event without an aggregate is applied once per event id (`consumed_event`).
  * - An aggregate's events are applied in the order the producer committed them. The position
- *   (`event_position`, locked for the transaction) holds the last sequence applied: an event at or
- *   below it is a repeat and changes nothing; an event whose `previousSequence` is the position (or
- *   null, with no position: the first this queue received) is applied, then the parked events that
- *   follow it, in chain order, in the same transaction; any other event is parked (`parked_event`,
- *   job completed) until its predecessor is applied. A failing event thus holds back only its own
- *   aggregate, and only until it is applied (after a retry, or replayed from the dead-letter queue).
+ *   (`event_position`) holds the last sequence applied. One statement claims it: it moves the position
+ *   to the event when the position is the event's `previousSequence` (or null, with no position yet:
+ *   the first this queue received), and locks the position row for the transaction whatever it finds.
+ *   A claimed event is applied, then, only when the position says some are parked, the parked events
+ *   that follow it, in chain order, in the same transaction. An event not claimed is a repeat when
+ *   its sequence is at or below the position (it changes nothing); any other is parked
+ *   (`parked_event`, job completed) until its predecessor is applied. A failing event thus holds back
+ *   only its own aggregate, and only until it is applied (after a retry, or replayed from the
+ *   dead-letter queue); its rollback takes the position back with what it applied.
  * - A parked event that fails when its turn comes is put back on the queue as a new job, so it gets
  *   its own retries and dead letter; what it changed is rolled back, rows and entities alike.
  */
@@ -88,24 +103,37 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
 
   const applyChained = async (em: EntityManager, event: ChainedEvent) => {
     const stream = [queue, event.source, event.aggregateId];
-    await em.execute(`insert into ${schema}.event_position (queue, source, aggregate_id) values (?, ?, ?) on conflict do nothing`, stream);
-    const [position] = await em.execute(
-      `select last_sequence::text as last from ${schema}.event_position where queue = ? and source = ? and aggregate_id = ? for update`,
-      stream,
+    const previous = event.previousSequence ?? null;
+    // Claims the event's turn, or (no row back) finds it taken or not yet come; locks the position row either way.
+    const [claim]: Array<{ last: string | null; parked: boolean }> = await em.execute(
+      `insert into ${schema}.event_position as p (queue, source, aggregate_id, last_sequence)
+       values (?, ?, ?, case when ?::bigint is null then ?::bigint end)
+       on conflict (queue, source, aggregate_id) do update set last_sequence = ?::bigint, updated_at = now()
+         where p.last_sequence is not distinct from ?::bigint
+       returning last_sequence::text as last, parked`,
+      [...stream, previous, event.sequence, event.sequence, previous],
     );
-    let last: string | null = position.last;
-    if (last !== null && BigInt(event.sequence) <= BigInt(last)) return;
-    if ((event.previousSequence == null ? null : String(event.previousSequence)) !== last) {
+    // A row back with a position is the claim (a new row without one: the stream's first event here is not its first).
+    if (claim?.last == null) {
+      // Not its turn: the rare path (a repeat, or an event that arrived before its predecessor was applied).
+      const last = claim ? null : (await em.execute(`select last_sequence::text as last from ${schema}.event_position where queue = ? and source = ? and aggregate_id = ?`, stream))[0].last;
+      if (last !== null && BigInt(event.sequence) <= BigInt(last)) return;
       await em.execute(
-        `insert into ${schema}.parked_event (queue, source, aggregate_id, sequence, previous_sequence, event_id, type, message)
-         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-        [...stream, event.sequence, event.previousSequence ?? null, event.id, event.type, JSON.stringify(event)],
+        `with parked as (
+           insert into ${schema}.parked_event (queue, source, aggregate_id, sequence, previous_sequence, event_id, type, message)
+           values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing)
+         update ${schema}.event_position set parked = true where queue = ? and source = ? and aggregate_id = ?`,
+        [...stream, event.sequence, previous, event.id, event.type, JSON.stringify(event), ...stream],
       );
-      logger.debug({ queue, eventId: event.id, aggregateId: event.aggregateId, waitsFor: event.previousSequence }, 'event parked until its predecessor is applied');
+      logger.debug({ queue, eventId: event.id, aggregateId: event.aggregateId, waitsFor: previous }, 'event parked until its predecessor is applied');
       return;
     }
     await apply(em, event);
-    last = event.sequence;
+    if (claim.parked) await applyParked(em, stream, event.sequence);
+  };
+
+  /** The parked events that follow `last`, in chain order; then the position past them, and whether some are still parked. */
+  const applyParked = async (em: EntityManager, stream: string[], last: string) => {
     for (;;) {
       const [next]: Array<{ sequence: string; message: ChainedEvent }> = await em.execute(
         `delete from ${schema}.parked_event where queue = ? and source = ? and aggregate_id = ? and previous_sequence = ?
@@ -126,10 +154,12 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
       }
       last = next.sequence;
     }
-    await em.execute(`update ${schema}.event_position set last_sequence = ?, updated_at = now() where queue = ? and source = ? and aggregate_id = ?`, [
-      last,
-      ...stream,
-    ]);
+    await em.execute(
+      `update ${schema}.event_position p set last_sequence = ?, updated_at = now(),
+              parked = exists (select 1 from ${schema}.parked_event e where e.queue = p.queue and e.source = p.source and e.aggregate_id = p.aggregate_id)
+        where queue = ? and source = ? and aggregate_id = ?`,
+      [last, ...stream],
+    );
   };
 
   const consume = (event: PublishedEvent) =>

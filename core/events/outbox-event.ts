@@ -30,6 +30,18 @@ export function recordEvent<Payload extends object>(em: EntityManager, type: Eve
   return em.create(OutboxEvent, { type, payload: payload as Record<string, unknown>, aggregateId: options.aggregateId });
 }
 
+/**
+ * SQL writing events to a domain's outbox as `recordEvent` does (its table and columns), for a statement
+ * that writes a change and its events at once (a data-modifying CTE): one row per row of `events`, a
+ * FROM item (a CTE's name, or a subquery with an alias) with the columns `type` (text), `payload`
+ * (jsonb), `aggregate_id` (text or null) and `ord`, inserted in `ord` order, so that the outbox's
+ * trigger numbers each aggregate's events in that order.
+ */
+export function outboxInsertSql(schema: string, events: string): string {
+  return `insert into ${schema}.outbox_event (id, type, payload, aggregate_id, occurred_at)
+          select gen_random_uuid(), type, payload, aggregate_id, now() from ${events} order by ord`;
+}
+
 /** The outbox table of a domain schema, for that domain's first migration (then `outboxChainSql`). */
 export function outboxTableSql(schema: string): string {
   return `

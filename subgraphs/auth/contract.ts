@@ -1,5 +1,6 @@
 import { call } from '../../core/call-type';
-import { event } from '../../core/events/event-type';
+import { event, payloadOf } from '../../core/events/event-type';
+import type { MemberLifecycle } from '../../core/member-projection';
 import type { DomainContract } from '../../core/module';
 
 /** The auth domain's contract: staff, members, roles, API keys and consents. Plain data, importable by any domain. */
@@ -127,3 +128,18 @@ export function customerUpdateOf(payload: CustomerUpdated | LegacyCustomerUpdate
 export function customerDeletedOf(payload: CustomerDeleted | LegacyCustomerDeleted): CustomerDeleted {
   return 'customer_id' in payload ? { memberId: payload.customer_id, deletedAt: payload.deleted_at } : payload;
 }
+
+/**
+ * How a member comes to exist and stops existing, for other domains' projections of which members exist
+ * (core/member-projection.ts): every creation (chat-app sign-up, staff's direct creation, v1
+ * `POST /customers`) announces `customer.created`, and the one deletion (v1 `DELETE /customers/{id}`, which
+ * erases) `customer.deleted`, each in its transaction. A deleted member is never restored.
+ */
+export const MEMBER_LIFECYCLE: MemberLifecycle = {
+  created: AUTH.events.customerCreated,
+  deleted: AUTH.events.customerDeleted,
+  memberOf: (received) =>
+    received.type === AUTH.events.customerDeleted
+      ? customerDeletedOf(payloadOf(received, AUTH.events.customerDeleted)).memberId
+      : customerCreatedOf(payloadOf(received, AUTH.events.customerCreated)).memberId,
+};

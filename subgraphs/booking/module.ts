@@ -22,7 +22,13 @@ export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnTy
   services: bookingServices,
   settings: parseBookingSettings,
   environment: ['BOOKING_TIME_ZONE', 'BOOKING_CHECK_IN_LEAD_MINUTES'],
-  deps: ({ settings, config, gateway }) => ({ settings, members: bookingMembers(config, gateway) }),
+  deps: (start) => {
+    const { projection, members } = bookingMembers(start);
+    return { settings: start.settings, members, memberProjection: projection };
+  },
+  consumers: ({ deps }) => [deps.memberProjection.consumer],
+  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
+  onStop: async ({ deps }) => deps.memberProjection.stop(),
   supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
   surface: BOOKING_SURFACE,
   jobs: [

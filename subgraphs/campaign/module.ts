@@ -25,12 +25,16 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   services: campaignServices,
-  deps: ({ config, gateway }) => ({ supergraph: CampaignSupergraph.over(config, gateway) }),
+  deps: (start) => CampaignSupergraph.over(start),
+  consumers: ({ deps }) => [deps.memberProjection.consumer],
   supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
   surface: CAMPAIGN_SURFACE,
   // The consumer needs the gateway (points awards), which `consumers` entries do not receive: started here.
-  onStart: ({ orm, boss, logger, deps }) =>
-    startEventConsumer<TransactionCompleted | TransactionRefunded>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyTransactionToCampaigns(em, event, deps.supergraph) }),
+  onStart: async ({ orm, boss, logger, deps, databaseUrl }) => {
+    await startEventConsumer<TransactionCompleted | TransactionRefunded>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyTransactionToCampaigns(em, event, deps.supergraph) });
+    await deps.memberProjection.start(boss, databaseUrl, logger);
+  },
+  onStop: async ({ deps }) => deps.memberProjection.stop(),
   jobs: [
     {
       queue: 'campaign.end-due',

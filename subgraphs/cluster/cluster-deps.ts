@@ -1,13 +1,14 @@
 import { Principal } from '../../core/auth/principal';
-import { Config } from '../../core/config';
-import { OperationExecutor } from '../../core/graphql-http';
 import { KnownMembers, knownMembersDocument } from '../../core/known-members';
+import { MemberProjection, memberPageDocument, projectedMembers } from '../../core/member-projection';
+import { ModuleStart } from '../../core/module';
 import { supergraphAs } from '../../core/supergraph-client';
-import { AUTH } from '../auth/contract';
+import { AUTH, MEMBER_LIFECYCLE } from '../auth/contract';
 
 /** The documents the cluster runs on the gateway (validated by `npm run schema:check`). */
 export const CLUSTER_SUPERGRAPH_OPERATIONS = {
   ClusterKnownMembers: knownMembersDocument('ClusterKnownMembers'),
+  ClusterMemberPage: memberPageDocument('ClusterMemberPage'),
 };
 
 /** The cluster on the supergraph: reads members only. */
@@ -15,10 +16,16 @@ export const CLUSTER_SERVICE_PRINCIPAL = new Principal('service', 'internal:clus
 
 /** What the cluster services need besides a unit of work. */
 export interface ClusterDeps {
-  /** Which members exist, asked of the auth subgraph (the cluster keeps no member table). */
+  /** Which members exist: the cluster's projection (`cluster.known_member`), auth through the supergraph for the others. */
   members: KnownMembers;
+  /** The cluster's projection of which members exist, kept from auth's events. */
+  memberProjection: MemberProjection;
 }
 
-export function clusterDeps(config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): ClusterDeps {
-  return { members: new KnownMembers(supergraphAs(CLUSTER_SERVICE_PRINCIPAL, config, gateway), CLUSTER_SUPERGRAPH_OPERATIONS.ClusterKnownMembers) };
+export function clusterDeps({ config, gateway, orm }: Pick<ModuleStart<unknown>, 'config' | 'gateway' | 'orm'>): ClusterDeps {
+  const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraphAs(CLUSTER_SERVICE_PRINCIPAL, config, gateway), {
+    knownMembers: CLUSTER_SUPERGRAPH_OPERATIONS.ClusterKnownMembers,
+    memberPage: CLUSTER_SUPERGRAPH_OPERATIONS.ClusterMemberPage,
+  });
+  return { members, memberProjection: projection };
 }

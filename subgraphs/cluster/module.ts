@@ -52,17 +52,20 @@ export const clusterModule = defineModule({
     Member: { __resolveReference: (reference: MemberReference) => ({ id: reference.id, projectedTierId: reference.projectedTierId ?? null }) },
     Segment: { __resolveReference: (reference: { id: string }, ctx: ClusterContext) => ctx.services.segmentReferences.load(reference.id) },
   },
-  deps: ({ config, gateway }) => clusterDeps(config, gateway),
+  deps: clusterDeps,
   calls: ({ orm }) => clusterCalls(orm),
   supergraphOperations: CLUSTER_SUPERGRAPH_OPERATIONS,
   surface: CLUSTER_SURFACE,
   services: clusterServices,
-  consumers: [
+  consumers: ({ deps }) => [
     { queue: CLUSTER_QUEUES.points, events: [POINT.events.earned, POINT.events.redeemed], apply: applyPointEvent },
     { queue: CLUSTER_QUEUES.badges, events: [POINT.events.earned, POINT.events.redeemed], apply: applyBadgeEvent },
     { queue: CLUSTER_QUEUES.members, events: [AUTH.events.memberProfileChanged], apply: applyMemberProfile, batchSize: 50 },
     { queue: CLUSTER_QUEUES.customers, events: [AUTH.events.customerCreated], apply: placeNewCustomer },
+    deps.memberProjection.consumer,
   ],
+  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
+  onStop: async ({ deps }) => deps.memberProjection.stop(),
   jobs: [
     {
       queue: CLUSTER_QUEUES.tierExpiry,

@@ -42,14 +42,17 @@ export const pointModule = defineModule({
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
-  deps: ({ settings, config, gateway }) => {
-    const ledger = new LedgerService(settings.expiry);
-    return { ledger, receiptExtractor: createReceiptExtractor(settings.receiptExtractorUrl), members: pointMembers(config, gateway) };
+  deps: (start) => {
+    const ledger = new LedgerService(start.settings.expiry);
+    const { projection, members } = pointMembers(start);
+    return { ledger, receiptExtractor: createReceiptExtractor(start.settings.receiptExtractorUrl), members, memberProjection: projection };
   },
   calls: ({ orm, deps }) => pointCalls(orm, deps.ledger),
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   surface: POINT_SURFACE,
-  consumers: [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }],
+  consumers: ({ deps }) => [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }, deps.memberProjection.consumer],
+  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
+  onStop: async ({ deps }) => deps.memberProjection.stop(),
   services: pointServices,
   jobs: [
     {

@@ -80,4 +80,13 @@ describe('a request under an Idempotency-Key', () => {
     expect(new Set(results.map((result) => result.id)).size).toBe(1);
     expect(results.filter((result) => !result.replayed)).toHaveLength(1);
   });
+
+  it('records with the claim the id the work was expected to produce, and the work’s own when it answers another', async () => {
+    const send = (key: string, expected: string, produced: string) => db.em().transactional((em) => onceForKey(em, 'earn', key, { amount: 5 }, async () => produced, expected));
+    const [first, second, expected, other] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    expect(await send(first, expected, expected)).toEqual({ id: expected, replayed: false });
+    expect(await send(second, expected, other)).toEqual({ id: other, replayed: false });
+    expect(await send(first, randomUUID(), randomUUID())).toEqual({ id: expected, replayed: true });
+    expect(await send(second, randomUUID(), randomUUID())).toEqual({ id: other, replayed: true });
+  });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'pg';
 import { openDomainOrm } from '../../core/db/orm';
-import { consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
+import { consumerParkedFlagSql, consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
 import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue, workOn } from '../../core/events/job-queue';
 import { createLogger } from '../../core/logger';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
@@ -27,7 +27,7 @@ let orm: MikroORM<PostgreSqlDriver>;
 beforeAll(async () => {
   database = await createScratchDatabase('svc_leases');
   pool = new Pool({ connectionString: database.url, max: 2 });
-  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)};
+  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)}; ${consumerParkedFlagSql(SCHEMA)};
     create table ${SCHEMA}.applied (position bigserial primary key, aggregate_id text not null, sequence bigint not null)`);
   orm = await openDomainOrm({ url: database.url, schema: SCHEMA, entities: [], migrations: {} });
   boss = await startJobQueue(database.url, logger);

@@ -169,6 +169,50 @@ describe('expiry', () => {
     ]);
   });
 
+  it('expires several due lots before a movement, oldest expiry first, and spends only the lots still live', async () => {
+    const memberId = randomUUID();
+    const [first, second] = [await earn(memberId, '10', {}, expiring), await earn(memberId, '4', {}, expiring)];
+    await earn(memberId, '6', {}, expiring);
+    await backdate(first.id, 32);
+    await backdate(second.id, 31);
+    const spent = await spend(memberId, '2.50', expiring);
+    expect(spent).toMatchObject({ actionType: 'SPEND', amount: '2.50', balanceAfter: '3.50' });
+    const expected = [
+      { action_type: 'EXPIRE', amount: '10.00', balance_after: '10.00' },
+      { action_type: 'EXPIRE', amount: '4.00', balance_after: '6.00' },
+      { action_type: 'SPEND', amount: '2.50', balance_after: '3.50' },
+    ];
+    expect((await entries(memberId)).slice(3)).toEqual(expected);
+    expect((await events(memberId)).slice(3)).toEqual(
+      expected.map((entry) => ({ type: entry.action_type === 'EXPIRE' ? 'points.expired' : 'points.redeemed', amount: entry.amount, balance_after: entry.balance_after })),
+    );
+    expect(await lots(memberId)).toEqual([
+      { amount: '10.00', remaining: '0.00' },
+      { amount: '4.00', remaining: '0.00' },
+      { amount: '6.00', remaining: '3.50' },
+    ]);
+    expect(await balance(memberId)).toEqual({ points: '3.50', purchases: '0.00' });
+  });
+
+  it('expires a due lot once when movements and the job meet on the member', async () => {
+    const memberId = randomUUID();
+    const old = await earn(memberId, '10', {}, expiring);
+    await earn(memberId, '5', {}, expiring);
+    await backdate(old.id, 31);
+    await Promise.all([
+      spend(memberId, '1', expiring),
+      inTransaction((em) => expiring.expireDue(em, memberId)),
+      earn(memberId, '2', {}, expiring),
+      inTransaction((em) => expiring.expireDue(em, memberId)),
+      spend(memberId, '1', expiring),
+    ]);
+    const rows = await entries(memberId);
+    expect(rows.filter((entry) => entry.action_type === 'EXPIRE')).toEqual([{ action_type: 'EXPIRE', amount: '10.00', balance_after: '5.00' }]);
+    expect((await balance(memberId)).points).toBe('5.00');
+    const [remaining] = await db.query(`select sum(remaining)::text as total from point.point_lot where member_id = ?`, [memberId]);
+    expect(remaining.total).toBe('5.00');
+  });
+
   it('the job expires every due lot of every member, and only those', async () => {
     const due = [randomUUID(), randomUUID()];
     const kept = randomUUID();

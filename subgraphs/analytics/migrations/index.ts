@@ -1,8 +1,10 @@
 import { Migration20261210AnalyticsInitial } from './migration-20261210-analytics-initial';
 import { Migration20261215AnalyticsProfilesBookings } from './migration-20261215-analytics-profiles-bookings';
+import { Migration20261216AnalyticsConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every analytics migration, by name, in the order they apply. */
 export const analyticsMigrations = {
   Migration20261210AnalyticsInitial,
   Migration20261215AnalyticsProfilesBookings,
+  Migration20261216AnalyticsConsumerParkedFlag,
 };

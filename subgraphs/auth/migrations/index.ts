@@ -15,6 +15,7 @@ import { Migration20261127RewardRead } from './migration-20261127-reward-read';
 import { Migration20261127OAuth } from './migration-20261127-oauth';
 import { Migration20261201OAuthClientState } from './migration-20261201-oauth-client-state';
 import { Migration20261202TierCatalog } from './migration-20261202-tier-catalog';
+import { Migration20261216AuthConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every auth migration, by name, in the order they apply. */
 export const authMigrations = {
@@ -35,4 +36,5 @@ export const authMigrations = {
   Migration20261127OAuth,
   Migration20261201OAuthClientState,
   Migration20261202TierCatalog,
+  Migration20261216AuthConsumerParkedFlag,
 };

@@ -1,11 +1,11 @@
 import { Principal } from '../../../core/auth/principal';
-import { Config } from '../../../core/config';
 import { AppError } from '../../../core/errors';
-import { OperationExecutor } from '../../../core/graphql-http';
 import { isRecordId } from '../../../core/ids';
 import { KnownMembers, knownMembersDocument } from '../../../core/known-members';
+import { MemberProjection, memberPageDocument, projectedMembers } from '../../../core/member-projection';
+import { ModuleStart } from '../../../core/module';
 import { SupergraphClient, supergraphAs } from '../../../core/supergraph-client';
-import { AUTH } from '../../auth/contract';
+import { AUTH, MEMBER_LIFECYCLE } from '../../auth/contract';
 import { CLUSTER } from '../../cluster/contract';
 import { POINT } from '../../point/contract';
 import { REWARD } from '../../reward/contract';
@@ -13,6 +13,7 @@ import { REWARD } from '../../reward/contract';
 /** The documents the campaign domain runs on the gateway (validated by `npm run schema:check`). */
 export const CAMPAIGN_SUPERGRAPH_OPERATIONS = {
   CampaignKnownMembers: knownMembersDocument('CampaignKnownMembers'),
+  CampaignMemberPage: memberPageDocument('CampaignMemberPage'),
   CampaignSegment: `query CampaignSegment($id: ID!) { segment(id: $id) { id } }`,
   CampaignMemberSegments: `query CampaignMemberSegments($memberId: ID!) { memberSegments(memberId: $memberId) { id } }`,
   CampaignAwardPoints: `mutation CampaignAwardPoints($input: PointAwardInput!, $idempotencyKey: String) {
@@ -35,17 +36,29 @@ export const CAMPAIGN_SERVICE_PRINCIPAL = new Principal('service', 'internal:cam
   REWARD.permissions.manage,
 ]);
 
-/** Members, segments and point awards, asked of the other domains through the gateway as the campaign service. */
+/**
+ * Members (from campaign's projection, `campaign.known_member`, with auth as fallback), segments and point
+ * awards, asked of the other domains through the gateway as the campaign service.
+ */
 export class CampaignSupergraph {
-  constructor(private readonly supergraph: SupergraphClient) {}
+  constructor(
+    private readonly supergraph: SupergraphClient,
+    private readonly members: KnownMembers,
+  ) {}
 
-  static over(config: Pick<Config, 'jwtSecret'>, gateway: OperationExecutor): CampaignSupergraph {
-    return new CampaignSupergraph(supergraphAs(CAMPAIGN_SERVICE_PRINCIPAL, config, gateway));
+  /** The campaign service on the supergraph, and its projection of which members exist (`deps.memberProjection`). */
+  static over({ config, gateway, orm }: Pick<ModuleStart<unknown>, 'config' | 'gateway' | 'orm'>): { supergraph: CampaignSupergraph; memberProjection: MemberProjection } {
+    const supergraph = supergraphAs(CAMPAIGN_SERVICE_PRINCIPAL, config, gateway);
+    const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraph, {
+      knownMembers: CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers,
+      memberPage: CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignMemberPage,
+    });
+    return { supergraph: new CampaignSupergraph(supergraph, members), memberProjection: projection };
   }
 
   /** 404 (`Member not found`) for an unknown or deleted member. */
   assertMember(memberId: string): Promise<void> {
-    return new KnownMembers(this.supergraph, CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers).assertExists(memberId);
+    return this.members.assertExists(memberId);
   }
 
   /** Whether a live segment has this id. */

@@ -8,6 +8,8 @@ import { Migration20261123ClusterOutboxChain } from './migration-20261123-outbox
 import { Migration20261124ClusterLargeTiers } from './migration-20261124-large-tiers';
 import { Migration20261126ClusterTierReason } from './migration-20261126-tier-reason';
 import { Migration20261202ClusterTierCatalogAnnounced } from './migration-20261202-tier-catalog-announced';
+import { Migration20261203ClusterKnownMembers } from './migration-20261203-known-members';
+import { Migration20261216ClusterConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every cluster migration, by name, in the order they apply. */
 export const clusterMigrations = {
@@ -21,4 +23,6 @@ export const clusterMigrations = {
   Migration20261124ClusterLargeTiers,
   Migration20261126ClusterTierReason,
   Migration20261202ClusterTierCatalogAnnounced,
+  Migration20261203ClusterKnownMembers,
+  Migration20261216ClusterConsumerParkedFlag,
 };

@@ -53,8 +53,8 @@ export class CustomerTierService {
   /**
    * Moves the customer to the tier named by `tierId` or by `tier` (a name in any language, case
    * ignored), writing a history item with `reason` and `customer.tier_changed` (source `manual`),
-   * under the projection's row lock. The customer must exist (auth, through the supergraph: 404
-   * otherwise); the tier must be live and active (404 on the field otherwise). The same tier again
+   * under the projection's row lock. The customer must exist (the cluster's projection of which members
+   * exist, auth through the supergraph for one it does not hold: 404 otherwise); the tier must be live and active (404 on the field otherwise). The same tier again
    * changes nothing. A manual tier does not end.
    */
   async change(memberId: string, input: ChangeCustomerTierInput): Promise<TierProjection> {

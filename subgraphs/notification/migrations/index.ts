@@ -4,6 +4,7 @@ import { Migration20261129NotificationMailTemplates } from './migration-20261129
 import { Migration20261129NotificationStream } from './migration-20261129-notification-stream';
 import { Migration20261202NotificationV1 } from './migration-20261202-notification-v1';
 import { Migration20261215NotificationDueByChannel } from './migration-20261215-notification-due-by-channel';
+import { Migration20261216NotificationConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
@@ -13,4 +14,5 @@ export const notificationMigrations = {
   Migration20261129NotificationStream,
   Migration20261202NotificationV1,
   Migration20261215NotificationDueByChannel,
+  Migration20261216NotificationConsumerParkedFlag,
 };

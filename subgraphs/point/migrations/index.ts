@@ -6,6 +6,8 @@ import { Migration20261129PointExpiryNotice } from './migration-20261129-expiry-
 import { Migration20261130PointAwardReference } from './migration-20261130-award-reference';
 import { Migration20261201PointPurchases } from './migration-20261201-purchases';
 import { Migration20261202PointMemberActivity } from './migration-20261202-member-activity';
+import { Migration20261203PointKnownMembers } from './migration-20261203-known-members';
+import { Migration20261216PointConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -17,4 +19,6 @@ export const pointMigrations = {
   Migration20261130PointAwardReference,
   Migration20261201PointPurchases,
   Migration20261202PointMemberActivity,
+  Migration20261203PointKnownMembers,
+  Migration20261216PointConsumerParkedFlag,
 };

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { notFound } from '../../../core/errors';
 import { Logger } from '../../../core/logger';
@@ -37,7 +38,8 @@ export class AwardService {
     const memberId = input.memberId.toLowerCase();
     if (!(await this.members.known([memberId], requestId)).has(memberId)) throw notFound('Member', input.memberId);
     return this.em.transactional(async (em) => {
-      const { id } = await onceForKey(em, `award:${callerKey(caller)}`, idempotencyKey, input, () => this.awardOnce(em, { ...input, memberId }, caller));
+      const entryId = randomUUID();
+      const { id } = await onceForKey(em, `award:${callerKey(caller)}`, idempotencyKey, input, () => this.awardOnce(em, { ...input, memberId }, caller, entryId), entryId);
       return em.findOneOrFail(PointTransaction, { id });
     });
   }
@@ -126,11 +128,13 @@ export class AwardService {
   /**
    * One award in the caller's transaction; a transaction id the same caller already awarded to the
    * member returns its entry. Another caller's same id is another award (its own entry, reason and
-   * metadata): partners choose their ids independently, and never see each other's entries.
+   * metadata): partners choose their ids independently, and never see each other's entries. `entryId`
+   * is the new entry's id, chosen first so that the key claims record it (core/idempotency).
    */
-  private async awardOnce(em: EntityManager, award: Award, caller: Principal): Promise<string> {
+  private async awardOnce(em: EntityManager, award: Award, caller: Principal, entryId: string): Promise<string> {
     const earn = async () => {
       const entry = await this.ledger.earn(em, {
+        id: entryId,
         memberId: award.memberId,
         amount: award.points.toFixed(2),
         note: award.reason ?? null,
@@ -142,7 +146,7 @@ export class AwardService {
     };
     if (!award.transactionId) return earn();
     const reference = { memberId: award.memberId, transactionId: award.transactionId };
-    return (await onceForKey(em, `award-reference:${callerKey(caller)}:${award.memberId}`, award.transactionId, reference, earn)).id;
+    return (await onceForKey(em, `award-reference:${callerKey(caller)}:${award.memberId}`, award.transactionId, reference, earn, entryId)).id;
   }
 }
 

@@ -1,15 +1,17 @@
-import { EntityManager } from '@mikro-orm/postgresql';
-import { EventType } from '../../../core/events/event-type';
+import { EntityDictionary, EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { PointExpiryPolicy } from '../settings';
 import { badRequest } from '../../../core/errors';
-import { recordEvent } from '../../../core/events/outbox-event';
+import { Statement } from '../../../core/db/statement';
+import { outboxInsertSql } from '../../../core/events/outbox-event';
 import { PointActionType, PointSource, PointTransaction } from '../entities/point-transaction';
 import { POINT, PointLedgerEntry } from '../contract';
 import { expiresAtFor } from './expiry-policy';
 
 /** A movement of points for one member; amounts are decimal strings. */
 export interface PointMovement {
+  /** The entry's id when the caller chose it beforehand (an idempotency claim records it; earn and spend): a new one otherwise. */
+  id?: string;
   memberId: string;
   amount: string;
   purchaseAmount?: string;
@@ -28,23 +30,24 @@ export interface PointMovement {
  * The ledger: every change of a balance writes its transaction, its lots and its outbox event in the
  * caller's database transaction. The member's balance row is locked first and serves as the member's
  * mutex, so concurrent earns, spends and expiries apply one after another and never overdraw.
+ *
+ * An earn or a spend is two statements, each built once (`Statement`, bound by the driver): LOCK
+ * creates or locks the balance row, then one statement, whose snapshot is taken after the lock so it
+ * sees every earlier writer's lots and balance, expires the due lots, checks a spend against the
+ * balance left, writes the entries (an EXPIRE per due lot, then the movement's), moves the balance,
+ * opens the lot or consumes the oldest ones, and writes each entry's outbox event (`outboxInsertSql`).
+ * The rows are written at once, not through the unit of work: events the caller records afterwards
+ * (flushed later) follow the ledger's.
  */
 export class LedgerService {
   constructor(private readonly policy: PointExpiryPolicy) {}
 
   /** Must run inside a transaction (`em.transactional`). */
   async earn(em: EntityManager, movement: PointMovement): Promise<PointTransaction> {
-    await this.lockAndExpire(em, movement.memberId);
-    const transaction = await this.record(em, PointActionType.EARN, movement, movement.amount);
-    if (Number(movement.amount) > 0) {
-      await em.execute(
-        `insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
-         values (?, ?, ?, ?, ?, ?, ?)`,
-        [randomUUID(), movement.memberId, transaction.id, movement.amount, movement.amount, transaction.createdAt, expiresAtFor(this.policy, transaction.createdAt)],
-      );
-    }
-    this.announce(em, POINT.events.earned, transaction);
-    return transaction;
+    await LOCK.run(em, { memberId: movement.memberId });
+    const createdAt = new Date();
+    const [entry] = await EARN.run<EntityDictionary<PointTransaction>>(em, { ...entryParams(movement, createdAt), expiresAt: expiresAtFor(this.policy, createdAt) });
+    return em.map(PointTransaction, entry);
   }
 
   /**
@@ -64,7 +67,7 @@ export class LedgerService {
       `select distinct member_id from point.point_lot where member_id in (?) and remaining > 0 and expires_at <= now()`,
       [memberIds],
     );
-    for (const { member_id: memberId } of due) await this.expireLocked(em, memberId);
+    for (const { member_id: memberId } of due) await this.expire(em, memberId);
     const rows = movements.map((movement, ord) => ({
       ord,
       id: randomUUID(),
@@ -131,117 +134,152 @@ export class LedgerService {
         referenceId: entry.reference_id,
         metadata: entry.metadata,
       };
-      return { ord, id: randomUUID(), payload, aggregate_id: entry.member_id };
+      return { ord, payload, aggregate_id: entry.member_id };
     });
     // One statement, rows in order: the outbox trigger numbers each member's events as given.
     await em.execute(
-      `insert into point.outbox_event (id, type, payload, aggregate_id, occurred_at)
-       select id, ?, payload, aggregate_id, now() from jsonb_to_recordset(?::jsonb) as e(ord int, id uuid, payload jsonb, aggregate_id text) order by ord`,
+      outboxInsertSql('point', `(select ?::text as type, payload, aggregate_id, ord from jsonb_to_recordset(?::jsonb) as e(ord int, payload jsonb, aggregate_id text)) events`),
       [POINT.events.earned, JSON.stringify(events)],
     );
     return entries.map((entry) => entry.id);
   }
 
-  /** Must run inside a transaction. Refuses (400 on `amount`) a spend larger than the balance. */
+  /** Must run inside a transaction. Refuses (400 on `amount`) a spend larger than the balance (after expiring what is due). */
   async spend(em: EntityManager, movement: PointMovement): Promise<PointTransaction> {
-    const balance = await this.lockAndExpire(em, movement.memberId);
-    const [{ enough }] = await em.execute(`select ?::numeric <= ?::numeric as enough`, [movement.amount, balance]);
+    await LOCK.run(em, { memberId: movement.memberId });
+    const [{ enough, balance, ...entry }] = await SPEND.run<{ enough: boolean; balance: string } & EntityDictionary<PointTransaction>>(em, entryParams(movement, new Date()));
     if (!enough) throw badRequest(`Insufficient points: the balance is ${balance}`, 'amount');
-    await em.execute(
-      `with ordered as (
-         select id, remaining,
-                coalesce(sum(remaining) over (order by earned_at, id rows between unbounded preceding and 1 preceding), 0) as before
-           from point.point_lot where member_id = ? and remaining > 0)
-       update point.point_lot lot
-          set remaining = lot.remaining - least(ordered.remaining, ?::numeric - ordered.before)
-         from ordered
-        where lot.id = ordered.id and ordered.before < ?::numeric`,
-      [movement.memberId, movement.amount, movement.amount],
-    );
-    const transaction = await this.record(em, PointActionType.SPEND, movement, `-${movement.amount}`);
-    this.announce(em, POINT.events.redeemed, transaction);
-    return transaction;
+    return em.map(PointTransaction, entry);
   }
 
   /** Expires the member's lots that are due; must run inside a transaction. Returns how many. */
   async expireDue(em: EntityManager, memberId: string): Promise<number> {
-    await this.lock(em, memberId);
-    return this.expireLocked(em, memberId);
+    await LOCK.run(em, { memberId });
+    return this.expire(em, memberId);
   }
 
-  /** Locks the member's balance row (creating it at zero) and expires what is due; returns the balance. */
-  private async lockAndExpire(em: EntityManager, memberId: string): Promise<string> {
-    const balance = await this.lock(em, memberId);
-    return (await this.expireLocked(em, memberId)) > 0 ? (await this.lock(em, memberId)) : balance;
-  }
-
-  private async lock(em: EntityManager, memberId: string): Promise<string> {
-    await em.execute(`insert into point.point_balance (member_id) values (?) on conflict do nothing`, [memberId]);
-    const [row] = await em.execute(`select point_amount::text as balance from point.point_balance where member_id = ? for update`, [memberId]);
-    return row.balance;
-  }
-
-  private async expireLocked(em: EntityManager, memberId: string): Promise<number> {
-    const lots: Array<{ remaining: string }> = await em.execute(
-      `with due as (select id, remaining from point.point_lot where member_id = ? and remaining > 0 and expires_at <= now())
-       update point.point_lot lot set remaining = 0 from due where lot.id = due.id
-       returning due.remaining::text as remaining`,
-      [memberId],
-    );
-    for (const lot of lots) {
-      const transaction = await this.record(em, PointActionType.EXPIRE, { memberId, amount: lot.remaining, note: 'Points expired' }, `-${lot.remaining}`);
-      this.announce(em, POINT.events.expired, transaction);
-    }
-    return lots.length;
-  }
-
-  /**
-   * Appends one entry: moves the locked balance by `points` (and the purchases by the movement's), counts
-   * the entry on the balance row (what a history page reports as its total), and writes the entry.
-   */
-  private async record(em: EntityManager, actionType: PointActionType, movement: PointMovement, points: string): Promise<PointTransaction> {
-    const [{ balance_after: balanceAfter }] = await em.execute(
-      `update point.point_balance
-          set point_amount = point_amount + ?::numeric, purchase_amount = purchase_amount + ?::numeric,
-              entry_count = entry_count + 1, updated_at = now()
-        where member_id = ? returning point_amount::text as balance_after`,
-      [points, movement.purchaseAmount ?? '0', movement.memberId],
-    );
-    const transaction = em.create(PointTransaction, {
-      memberId: movement.memberId,
-      actionType,
-      amount: movement.amount,
-      purchaseAmount: movement.purchaseAmount ?? '0',
-      shopId: movement.shopId ?? null,
-      categoryId: movement.categoryId ?? null,
-      note: movement.note ?? null,
-      sourceBy: movement.sourceBy ?? null,
-      balanceAfter,
-      requestTicketId: movement.requestTicketId ?? null,
-      receiptVerificationId: movement.receiptVerificationId ?? null,
-      referenceId: movement.referenceId ?? null,
-      metadata: movement.metadata ?? null,
-    });
-    await em.flush();
-    return transaction;
-  }
-
-  private announce(em: EntityManager, type: EventType<PointLedgerEntry>, transaction: PointTransaction): void {
-    const entry: PointLedgerEntry = {
-      transactionId: transaction.id,
-      memberId: transaction.memberId,
-      actionType: transaction.actionType,
-      amount: transaction.amount,
-      purchaseAmount: transaction.purchaseAmount,
-      shopId: transaction.shopId,
-      categoryId: transaction.categoryId,
-      sourceBy: transaction.sourceBy,
-      balanceAfter: transaction.balanceAfter,
-      createdAt: transaction.createdAt.toISOString(),
-      note: transaction.note,
-      referenceId: transaction.referenceId,
-      metadata: transaction.metadata,
-    };
-    recordEvent(em, type, entry, { aggregateId: transaction.memberId });
+  /** Expires the due lots of a member whose balance row this transaction has locked; returns how many. */
+  private async expire(em: EntityManager, memberId: string): Promise<number> {
+    const [{ expired }] = await EXPIRE.run<{ expired: number }>(em, { memberId, createdAt: new Date() });
+    return expired;
   }
 }
+
+/** The entry's columns, as a statement returns them for `em.map`. */
+const ENTRY_COLUMNS = `id, member_id, action_type, amount, purchase_amount, shop_id, category_id, note, source_by, balance_after,
+  request_ticket_id, receipt_verification_id, reference_id, metadata, created_at, updated_at`;
+
+/** Creates the member's balance row at zero or locks it: `do update ... where false` locks without writing. */
+const LOCK = new Statement<{ memberId: string }>(
+  `insert into point.point_balance (member_id) values (:memberId::uuid)
+   on conflict (member_id) do update set member_id = excluded.member_id where false`,
+);
+
+type EntryParams = ReturnType<typeof entryParams>;
+
+function entryParams(movement: PointMovement, createdAt: Date) {
+  return {
+    id: movement.id ?? randomUUID(),
+    memberId: movement.memberId,
+    amount: movement.amount,
+    purchaseAmount: movement.purchaseAmount ?? '0',
+    shopId: movement.shopId ?? null,
+    categoryId: movement.categoryId ?? null,
+    note: movement.note ?? null,
+    sourceBy: movement.sourceBy ?? null,
+    requestTicketId: movement.requestTicketId ?? null,
+    receiptVerificationId: movement.receiptVerificationId ?? null,
+    referenceId: movement.referenceId ?? null,
+    metadata: movement.metadata ? JSON.stringify(movement.metadata) : null,
+    createdAt,
+  };
+}
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * One ledger statement, after LOCK. `due` are the member's lots past their expiry, oldest expiry first;
+ * each becomes an EXPIRE entry, a microsecond apart and before the movement's (so histories list them
+ * in order), with the balance running down. A spend is `allowed` when its amount fits the balance left
+ * after them (numeric comparison in SQL); when it is not, nothing is written and the statement answers
+ * `enough` false with that balance. The events are the entries' `PointLedgerEntry`, in entry order.
+ */
+function ledgerStatement(kind: 'earn' | 'spend' | 'expire'): string {
+  const allowed = kind === 'spend' ? 'where (select enough from allowed)' : '';
+  const action = kind === 'earn' ? 'EARN' : 'SPEND';
+  const movementEntry = `
+    union all
+    select :id::uuid, '${action}', :amount::numeric, :purchaseAmount::numeric, :shopId::text, :categoryId::text, :note::text, :sourceBy::text,
+           k.points ${kind === 'earn' ? '+' : '-'} :amount::numeric, :requestTicketId::uuid, :receiptVerificationId::uuid, :referenceId::text, :metadata::jsonb,
+           :createdAt::timestamptz, (select count(*) from due) + 1
+      from kept k ${allowed}`;
+  const eventType = `case w.action_type when 'EARN' then ${literal(POINT.events.earned)} when 'SPEND' then ${literal(POINT.events.redeemed)} else ${literal(POINT.events.expired)} end`;
+  const payload = `jsonb_build_object(
+      'transactionId', w.id, 'memberId', w.member_id, 'actionType', w.action_type, 'amount', w.amount::text,
+      'purchaseAmount', w.purchase_amount::text, 'shopId', w.shop_id, 'categoryId', w.category_id, 'sourceBy', w.source_by,
+      'balanceAfter', w.balance_after::text, 'createdAt', to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'note', w.note, 'referenceId', w.reference_id, 'metadata', w.metadata)`;
+  return `
+    with balance as (select point_amount from point.point_balance where member_id = :memberId::uuid),
+    due as (
+      select id, remaining,
+             sum(remaining) over (order by expires_at, earned_at, id) as expired_by,
+             row_number() over (order by expires_at, earned_at, id) as ord,
+             count(*) over () as n
+        from point.point_lot
+       where member_id = :memberId::uuid and remaining > 0 and expires_at <= now()),
+    kept as (select b.point_amount - coalesce((select sum(remaining) from due), 0) as points from balance b),
+    ${kind === 'spend' ? 'allowed as (select :amount::numeric <= points as enough, points from kept),' : ''}
+    entries as (
+      select gen_random_uuid() as id, 'EXPIRE' as action_type, d.remaining as amount, 0::numeric as purchase_amount,
+             null::text as shop_id, null::text as category_id, 'Points expired' as note, null::text as source_by,
+             b.point_amount - d.expired_by as balance_after, null::uuid as request_ticket_id, null::uuid as receipt_verification_id,
+             null::text as reference_id, null::jsonb as metadata,
+             :createdAt::timestamptz - (d.n - d.ord + 1) * interval '1 microsecond' as created_at, d.ord
+        from due d cross join balance b ${allowed}
+      ${kind === 'expire' ? '' : movementEntry}),
+    written as (
+      insert into point.point_transaction (id, member_id, action_type, amount, purchase_amount, shop_id, category_id, note, source_by, balance_after,
+                                           request_ticket_id, receipt_verification_id, reference_id, metadata, created_at, updated_at)
+      select id, :memberId::uuid, action_type, amount, purchase_amount, shop_id, category_id, note, source_by, balance_after,
+             request_ticket_id, receipt_verification_id, reference_id, metadata, created_at, created_at
+        from entries order by ord
+      returning ${ENTRY_COLUMNS}),
+    emptied as (update point.point_lot lot set remaining = 0 from due where lot.id = due.id ${kind === 'spend' ? 'and (select enough from allowed)' : ''}),
+    moved as (
+      update point.point_balance
+         set point_amount = point_amount + e.change, purchase_amount = purchase_amount + e.purchases, entry_count = entry_count + e.n, updated_at = now()
+        from (select sum(case when action_type = 'EARN' then amount else -amount end) as change, sum(purchase_amount) as purchases, count(*) as n from entries) e
+       where member_id = :memberId::uuid and e.n > 0),
+    ${
+      kind === 'earn'
+        ? `opened as (
+      insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
+      select gen_random_uuid(), :memberId::uuid, :id::uuid, :amount::numeric, :amount::numeric, :createdAt::timestamptz, :expiresAt::timestamptz
+       where :amount::numeric > 0),`
+        : kind === 'spend'
+          ? `ordered as (
+      select id, remaining,
+             coalesce(sum(remaining) over (order by earned_at, id rows between unbounded preceding and 1 preceding), 0) as before
+        from point.point_lot
+       where member_id = :memberId::uuid and remaining > 0 and (expires_at is null or expires_at > now())),
+    consumed as (
+      update point.point_lot lot
+         set remaining = lot.remaining - least(o.remaining, :amount::numeric - o.before)
+        from ordered o
+       where lot.id = o.id and o.before < :amount::numeric and (select enough from allowed)),`
+          : ''
+    }
+    announced as (${outboxInsertSql('point', `(select ${eventType} as type, ${payload} as payload, w.member_id::text as aggregate_id, e.ord from written w join entries e on e.id = w.id) events`)})
+    ${
+      kind === 'earn'
+        ? `select ${ENTRY_COLUMNS} from written where id = :id::uuid`
+        : kind === 'spend'
+          ? `select a.enough, a.points::text as balance, w.* from allowed a left join written w on w.id = :id::uuid`
+          : `select count(*)::int as expired from written`
+    }`;
+}
+
+const EARN = new Statement<EntryParams & { expiresAt: Date | null }>(ledgerStatement('earn'));
+const SPEND = new Statement<EntryParams>(ledgerStatement('spend'));
+const EXPIRE = new Statement<{ memberId: string; createdAt: Date }>(ledgerStatement('expire'));

@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { BatchLoader } from '../../../core/batch-loader';
 import { arrayLiteral } from '../../../core/db/array-literal';
@@ -190,13 +191,20 @@ export class PointService {
     );
   }
 
+  /**
+   * The entry's id is chosen first, so that an Idempotency-Key's claim records it with the key: with the
+   * ledger's two statements, a movement is `begin`, the claim (with a key), the lock, the ledger
+   * statement and `commit`. The entry is then in the unit of work: reading it back sends nothing.
+   */
   private move(kind: 'earn' | 'spend', input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
     return this.em.transactional(async (em) => {
-      const { id } = await onceForKey(em, scopeOf(kind, caller), idempotencyKey, input, async () => {
-        const movement = toMovement(input);
+      const entryId = randomUUID();
+      const work = async () => {
+        const movement = { ...toMovement(input), id: entryId };
         const transaction = kind === 'earn' ? await this.ledger.earn(em, movement) : await this.ledger.spend(em, movement);
         return transaction.id;
-      });
+      };
+      const { id } = await onceForKey(em, scopeOf(kind, caller), idempotencyKey, input, work, entryId);
       return em.findOneOrFail(PointTransaction, { id });
     });
   }

@@ -154,7 +154,7 @@ export class ReceiptService {
     if (decision.receiptId) await assertReceiptUnused(em, decision.receiptId, verification.id);
     const rule = await new ShopRuleService(em).ruleFor(em, decision.pointRuleId, shopId);
     const points = await pointsFor(em, money, rule.conversionRate);
-    // The ledger flushes: the verification changes only after, so it is never APPROVED without its entry.
+    // The ledger writes its entry at once: the verification changes only after, so it is never APPROVED without its entry.
     const transaction = await this.ledger.earn(em, {
       memberId: verification.memberId,
       amount: points,

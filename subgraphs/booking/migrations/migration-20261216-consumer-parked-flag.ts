@@ -1,0 +1,9 @@
+import { Migration } from '@mikro-orm/migrations';
+import { consumerParkedFlagSql } from '../../../core/events/event-consumer';
+
+/** The booking consumers' positions say whether events of their stream are parked (core/events/event-consumer.ts). */
+export class Migration20261216BookingConsumerParkedFlag extends Migration {
+  async up(): Promise<void> {
+    this.addSql(consumerParkedFlagSql('booking'));
+  }
+}

@@ -1,0 +1,13 @@
+import { Migration } from '@mikro-orm/migrations';
+import { memberProjectionSql } from '../../../core/member-projection';
+
+/**
+ * Campaign's projection of which members exist (`campaign.known_member`), kept from auth's
+ * `customer.created` and `customer.deleted`: a join asks auth only about a member it does not hold.
+ * Empty here; the members that already exist are filled in through the gateway once the domain runs.
+ */
+export class Migration20261205CampaignKnownMembers extends Migration {
+  async up(): Promise<void> {
+    this.addSql(memberProjectionSql('campaign'));
+  }
+}

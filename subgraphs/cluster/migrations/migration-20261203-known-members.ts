@@ -1,0 +1,14 @@
+import { Migration } from '@mikro-orm/migrations';
+import { memberProjectionSql } from '../../../core/member-projection';
+
+/**
+ * The cluster's projection of which members exist (`cluster.known_member`), kept from auth's
+ * `customer.created` and `customer.deleted`: a manual tier change asks auth only about a member it does
+ * not hold. Empty here; the members that already exist are filled in through the gateway once the
+ * domain runs.
+ */
+export class Migration20261203ClusterKnownMembers extends Migration {
+  async up(): Promise<void> {
+    this.addSql(memberProjectionSql('cluster'));
+  }
+}
