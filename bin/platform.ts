@@ -11,6 +11,7 @@ import { createRestApp } from '../rest-adapter/app';
 import { gatewayLink, gatewayOverHttp } from '../core/gateway-link';
 import { InternalCredential } from '../core/auth/internal-credential';
 import { OperationExecutor, RunningGraphqlServer } from '../core/graphql-http';
+import { DomainCalls } from '../core/domain-calls';
 import { startDomain } from '../core/module';
 import { MODULES, platformSurface, platformTables } from '../subgraphs/registry';
 
@@ -22,6 +23,8 @@ export interface RunningPlatform {
   rateLimiter: CallerRateLimiter;
   /** The gateway and each subgraph run in-process, as the co-located parts call them (benchmarks of each layer). */
   executors: { gateway: OperationExecutor; subgraphs: Record<string, OperationExecutor> };
+  /** The domains' calls answered in this process (empty with COLOCATED_TRANSPORT=http: each domain then holds its own). */
+  calls: DomainCalls;
   /** Stops the parts in reverse order, each finishing its in-flight requests. */
   close: () => Promise<void>;
 }
@@ -45,13 +48,15 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   const localSubgraphs: Record<string, OperationExecutor> = {};
   // The domains start before the gateway: the link reaches it once it runs.
   const gatewayForDomains = gatewayLink(config);
+  const inProcess = config.colocatedTransport === 'in-process';
+  // In-process, the domains answer each other's calls directly; over HTTP each holds only its own.
+  const calls = new DomainCalls();
   for (const module of MODULES) {
-    const domain = await startDomain(module, config, database.url, logger(module.contract.name), tables, gatewayForDomains.execute);
+    const domain = await startDomain(module, config, database.url, logger(module.contract.name), tables, gatewayForDomains.execute, inProcess ? calls : new DomainCalls());
     domains.push(domain);
     subgraphUrls[module.contract.name] = `http://127.0.0.1:${domain.port}/graphql`;
     localSubgraphs[module.contract.name] = domain.execute;
   }
-  const inProcess = config.colocatedTransport === 'in-process';
   const supergraphSdl = readSupergraphSdl();
   const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
   const readiness = new DatabaseReadiness(database.url);
@@ -85,6 +90,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     databaseUrl: database.url,
     rateLimiter,
     executors: { gateway: gateway.execute, subgraphs: localSubgraphs },
+    calls,
     close: async () => {
       await rest.close();
       await gateway.close();

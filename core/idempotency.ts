@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { runStatement } from './db/statement';
-import { conflict } from './errors';
+import { AppError, conflict, ErrorCode, FieldError } from './errors';
 
 /** A stable hash of a request body: same fields and values, in any key order, give the same hash. */
 export function requestHash(body: unknown): string {
@@ -27,6 +27,11 @@ export type OnceForKey = (
   expectedId?: string,
 ) => Promise<{ id: string; replayed: boolean }>;
 
+/** What a key answers for good once `keepRefusalIn` kept a refusal under it. */
+interface KeptRefusal {
+  refused: { code: ErrorCode; message: string; fieldErrors: FieldError[] };
+}
+
 /**
  * Idempotency keys kept in a domain's `<schema>.idempotency_record` (scope, key, request_hash,
  * response): inside the caller's transaction, the first request records the key and the id of what it
@@ -34,7 +39,8 @@ export type OnceForKey = (
  * another body is 409. A concurrent repeat waits on the key's row. The claim may record the id before
  * `work` runs (`expectedId`): it commits only with what `work` wrote, and is corrected when `work`
  * answers another id (an earlier result it found). The hot statements are bound by the driver
- * (core/db/statement), not built by the ORM per call.
+ * (core/db/statement), not built by the ORM per call. A key under which a refusal was kept
+ * (`keepRefusalIn`) answers that refusal again.
  */
 export const onceForKeyIn = (schema: string): OnceForKey => {
   const claim = `insert into ${schema}.idempotency_record (scope, key, request_hash, response) values ($1, $2, $3, $4) on conflict do nothing returning key`;
@@ -46,6 +52,8 @@ export const onceForKeyIn = (schema: string): OnceForKey => {
     if (claimed.length === 0) {
       const [existing] = await em.execute(`select request_hash, response from ${schema}.idempotency_record where scope = ? and key = ?`, [scope, key]);
       if (existing.request_hash !== hash) throw conflict('This Idempotency-Key was used with a different request', 'Idempotency-Key');
+      const { refused } = existing.response as Partial<KeptRefusal>;
+      if (refused) throw new AppError(refused.code, refused.message, refused.fieldErrors);
       return { id: existing.response.id, replayed: true };
     }
     const id = await work();
@@ -53,3 +61,23 @@ export const onceForKeyIn = (schema: string): OnceForKey => {
     return { id, replayed: false };
   };
 };
+
+/**
+ * Keeps a refusal as the key's answer for good (outside any transaction: the refused one rolled back),
+ * so that no later request under the key (same body) does what was refused, even once it would succeed:
+ * for a caller that compensates a refusal (a saga's step) and may be asked the same again by a
+ * concurrent actor. False when the key was taken meanwhile (a request under it committed): its answer
+ * is the key's, and the caller asks again to have it.
+ */
+export const keepRefusalIn =
+  (schema: string) =>
+  async (em: EntityManager, scope: string, key: string, body: unknown, refusal: AppError): Promise<boolean> => {
+    const response: KeptRefusal = { refused: { code: refusal.code, message: refusal.message, fieldErrors: refusal.fieldErrors } };
+    const kept = await em.execute(`insert into ${schema}.idempotency_record (scope, key, request_hash, response) values (?, ?, ?, ?) on conflict do nothing returning key`, [
+      scope,
+      key,
+      requestHash(body),
+      JSON.stringify(response),
+    ]);
+    return kept.length > 0;
+  };

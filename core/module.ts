@@ -8,6 +8,7 @@ import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity } from './catalog/catalog-entity';
 import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
 import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable';
+import { DomainCalls, HandledCall } from './domain-calls';
 import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
 import { OutboxEvent, PublishedEvent } from './events/outbox-event';
@@ -39,6 +40,8 @@ export interface DomainContract {
   readonly grants: Readonly<Record<string, readonly string[]>>;
   /** The event types it publishes, by key; their payload types sit beside the contract. */
   readonly events: Readonly<Record<string, string>>;
+  /** The calls it answers for other domains (core/domain-calls.ts), by key; their input and answer types sit beside the contract. */
+  readonly calls?: Readonly<Record<string, string>>;
 }
 
 /** What a domain's `start` receives: its settings, its database and job queue, and every contract and public event. */
@@ -55,6 +58,8 @@ export interface ModuleStart<Settings> {
   publicEvents: readonly PublicEvent[];
   /** The gateway, for a domain that reads or writes another domain's data through the supergraph. */
   gateway: OperationExecutor;
+  /** The calls answered in this process (core/domain-calls.ts): another domain's handler when it runs here, else its operation on `gateway`. */
+  calls: DomainCalls;
 }
 
 /** A started domain: the above, and what its resolvers, jobs and start hook receive (`deps`). */
@@ -109,6 +114,8 @@ export interface DomainModule<Settings = unknown, Deps = unknown, Services = unk
   jobs?: ScheduledJob<Settings, Deps>[];
   /** Its event consumers, or a function of its start (consumers whose events come from the registry). */
   consumers?: EventConsumer[] | ((context: DomainContext<Settings, Deps>) => EventConsumer[]);
+  /** Its handlers of the calls its contract declares (`contract.calls`), registered while it runs for the domains in its process. */
+  calls?: (context: DomainContext<Settings, Deps>) => HandledCall[];
   /** The documents it runs on the gateway (`gateway` of its start), by name; `npm run schema:check` validates them. */
   supergraphOperations?: Readonly<Record<string, string>>;
   /** Its outside, from `subgraphs/<domain>/surface/`: REST routes, v1 components and public events. */
@@ -148,8 +155,10 @@ export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities'
 
 /**
  * Runs a domain: opens its schema (running its migrations), starts the job queue, its outbox relay and
- * whatever the module starts, and serves its subgraph. `close` stops them in reverse order. It reaches
- * the gateway through `gateway`, GATEWAY_URL over HTTP unless given.
+ * whatever the module starts, registers its call handlers in `calls`, and serves its subgraph. `close`
+ * stops them in reverse order. It reaches the gateway through `gateway`, GATEWAY_URL over HTTP unless
+ * given; other domains' calls through `calls` (the platform's registry when they share the process,
+ * else one of its own, where only its own calls are answered).
  */
 export async function startDomain(
   module: DomainModule<unknown, unknown, unknown>,
@@ -158,6 +167,7 @@ export async function startDomain(
   logger: Logger,
   { contracts, publicEvents }: Pick<ModuleStart<unknown>, 'contracts' | 'publicEvents'>,
   gateway: OperationExecutor = gatewayLink(config).execute,
+  calls: DomainCalls = new DomainCalls(),
 ): Promise<RunningGraphqlServer> {
   const { name } = module.contract;
   const domain = config.domains[name];
@@ -165,9 +175,10 @@ export async function startDomain(
   const orm = await openModuleOrm(module, databaseUrl, { deadlines: config.deadlines, logger });
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
-  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, publicEvents, gateway };
+  const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, publicEvents, gateway, calls };
   const context: DomainContext<unknown, unknown> = { ...start, deps: await module.deps?.(start) };
   await module.onStart?.(context);
+  const unregister = calls.register(module.calls?.(context) ?? []);
   const consumers = typeof module.consumers === 'function' ? module.consumers(context) : (module.consumers ?? []);
   for (const consumer of consumers) await startEventConsumer({ orm, boss, logger, ...consumer });
   for (const job of module.jobs ?? []) await scheduleJob(boss, databaseUrl, job.queue, job.cron, () => job.run(context), logger);
@@ -184,6 +195,7 @@ export async function startDomain(
     ...server,
     close: async () => {
       await server.close();
+      unregister();
       await module.onStop?.(context);
       await relay.stop();
       await stopJobQueue(boss);

@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { randomInt, randomUUID } from 'node:crypto';
+import { DomainCalls } from '../core/domain-calls';
 import { OperationExecutor } from '../core/graphql-http';
 import { openModuleOrm } from '../core/module';
 import { rewardModule } from '../subgraphs/reward/module';
@@ -130,7 +131,9 @@ async function expectAgreement(catalogId: string, initialStock: number, pointUsa
 
 const redemptionOf = async (memberId: string, catalogId: string) =>
   (await rows('select * from reward.redemption where member_id = $1 and reward_catalog_id = $2 order by created_at', [memberId, catalogId]));
-const recover = (executor: OperationExecutor = platform.executors.gateway) => recoverRedemptions(orm, rewardDeps(platform.config, executor).points, { olderThanMs: 0 });
+/** The recovery job as the platform runs it (the point domain's own code in this process), or, given a gateway, as when the point domain runs elsewhere. */
+const recover = (gateway?: OperationExecutor) =>
+  recoverRedemptions(orm, rewardDeps(platform.config, gateway ?? platform.executors.gateway, gateway ? new DomainCalls() : platform.calls).calls, { olderThanMs: 0 });
 const crash = (step: 'reserved' | 'spent' | 'issued') =>
   redemptionTestHooks.once(step, async () => {
     throw new Error(`simulated crash after step ${step}`);
@@ -515,6 +518,45 @@ describe('redemption saga: a process killed or failing between steps', () => {
     await recover();
     await expectAgreement(catalog.id, 2, 100, 1);
     expect(await balance(redeemer.id)).toBe(200);
+  });
+
+  it('two actors at once, the job settling while a repeat is about to spend: one spend, one completion, the same code', async () => {
+    const redeemer = await loggedInMember(300);
+    const catalog = await createCatalog({}, 2);
+    crash('reserved');
+    const key = unique('race');
+    expect((await redeem(catalog.id, { token: redeemer.token, key })).status).toBe(500);
+    // The repeat found the redemption PENDING; before it spends, the job settles it whole.
+    let tally: Awaited<ReturnType<typeof recover>> | undefined;
+    redemptionTestHooks.once('spending', async () => void (tally = await recover()));
+    const repeat = await redeem(catalog.id, { token: redeemer.token, key });
+    expect(tally).toMatchObject({ completed: 1 });
+    // The repeat's spend is answered the job's (same key), and it answers the code the job issued.
+    expect(repeat.status).toBe(201);
+    expect(repeat.body.data.code).toBe((await rows('select code from reward.reward_code where reward_catalog_id = $1', [catalog.id]))[0].code);
+    await expectAgreement(catalog.id, 2, 100, 1);
+    expect(await balance(redeemer.id)).toBe(200);
+  });
+
+  it('two actors at once: a spend refused to the one that compensated stays refused to the other, even once the member has the points', async () => {
+    const redeemer = await loggedInMember(100);
+    const catalog = await createCatalog({}, 2);
+    crash('reserved');
+    const key = unique('race');
+    expect((await redeem(catalog.id, { token: redeemer.token, key })).status).toBe(500);
+    expect((await platform.api('POST', '/point/api/spend', { token: marketing.token, body: { memberId: redeemer.id, amount: 1 } })).status).toBe(200);
+    // The repeat found the redemption PENDING; before it spends, the job is refused the spend and
+    // compensates (the unit back, FAILED), and then the member earns what was missing.
+    redemptionTestHooks.once('spending', async () => {
+      expect(await recover()).toMatchObject({ failed: 1 });
+      await earn(redeemer.id, 1);
+    });
+    const repeat = await redeem(catalog.id, { token: redeemer.token, key });
+    // The repeat's spend is refused as the job's was (the refusal is the key's answer): nothing spent for a failed redemption.
+    expect(repeat.status).toBe(400);
+    expect(repeat.body.data.data.reasons).toEqual([{ code: 'NOT_ENOUGH_POINTS', message: 'Insufficient points: the balance is 99.00' }]);
+    expect(await stores(catalog.id)).toMatchObject({ stock: 2, codes: 0, failed: 1, pending: 0, completed: 0, spends: 0 });
+    expect(await balance(redeemer.id)).toBe(100);
   });
 
   it('the job itself killed mid-way leaves the redemption PENDING for its next run', async () => {

@@ -1,3 +1,4 @@
+import { call } from '../../core/call-type';
 import { event, payloadOf } from '../../core/events/event-type';
 import type { MemberLifecycle } from '../../core/member-projection';
 import type { DomainContract } from '../../core/module';
@@ -28,7 +29,21 @@ export const AUTH = {
     customerUpdated: event<CustomerUpdated | LegacyCustomerUpdated>('customer.updated'),
     customerDeleted: event<CustomerDeleted | LegacyCustomerDeleted>('customer.deleted'),
   },
+  /** What other domains ask auth in-process when they share its process (core/domain-calls.ts). */
+  calls: {
+    /** A live member by id (`Query.member`), null for none (or what is no id at all). */
+    member: call<{ id: string }, MemberFound | null>('auth.member'),
+  },
 } as const satisfies DomainContract;
+
+/**
+ * A live member as the `auth.member` call answers it: its id, and the tier id of auth's projection
+ * (`Member.projectedTierId`, what the cluster's `Member.tier` requires for a member it has not placed yet).
+ */
+export interface MemberFound {
+  id: string;
+  projectedTierId: string | null;
+}
 
 /** `member.profile_changed`: every write of a member's profile (aggregate: the member). */
 export interface MemberProfileChanged {

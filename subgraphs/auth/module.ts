@@ -8,6 +8,7 @@ import { defineModule } from '../../core/module';
 import { AuthDeps } from './auth-deps';
 import { ChatappClient } from './chatapp-client';
 import { AuthContext, authServices } from './context';
+import { authCalls } from './services/auth-calls';
 import { CLUSTER } from '../cluster/contract';
 import { applyMemberTier } from './services/member-tier-projection';
 import { applyTierCatalog } from './services/tier-catalog';
@@ -67,6 +68,7 @@ export const authModule = defineModule({
     mailTemplates: new MailTemplates(new AccessTokens(config.jwtSecret), gateway, logger),
     oauthIssuer: oauthIssuerOf(config.publicUrl),
   }),
+  calls: ({ orm }) => authCalls(orm),
   supergraphOperations: AUTH_MAIL_OPERATIONS,
   surface: AUTH_SURFACE,
   services: authServices,

@@ -32,7 +32,7 @@ const placedTiersOf = (em: EntityManager) =>
  * promised), until the cluster applies its `customer.created`. One whose tier ended (history, no
  * projection) has none, as has one whose tier was soft-deleted.
  */
-async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
+export async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
   const ids = [...new Set(members.map((member) => member.id.toLowerCase()))].filter(isRecordId);
   if (ids.length === 0) return new Map();
   const placed = await readRows<EntityDictionary<Tier> & { placed_member_id: string }>(em, placedTiersOf(em), [arrayLiteral(ids)]);

@@ -1,3 +1,4 @@
+import { call } from '../../core/call-type';
 import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
@@ -20,6 +21,14 @@ export const CLUSTER = {
     tierChanged: event<CustomerTierChanged>('customer.tier_changed'),
     badgeCompleted: event<BadgeCompleted>('badge.completed'),
     tierCatalogChanged: event<TierCatalogChanged>('tier.catalog_changed'),
+  },
+  /** What other domains ask the cluster in-process when they share its process (core/domain-calls.ts). */
+  calls: {
+    /**
+     * A member's current tier id (`Member.tier`), given the member as auth answers it (`auth.member`:
+     * its `projectedTierId`, for a member the cluster has not placed yet); null without one.
+     */
+    memberTier: call<{ id: string; projectedTierId: string | null }, { tierId: string | null }>('cluster.memberTier'),
   },
 } as const satisfies DomainContract;
 

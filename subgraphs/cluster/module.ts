@@ -19,6 +19,7 @@ import { InterestResolver, SegmentMemberResolver, SegmentResolver } from './reso
 import { TierHistoryResolver, TierProjectionResolver } from './resolvers/tier-projection.resolver';
 import { TierResolver } from './resolvers/tier.resolver';
 import { applyBadgeEvent } from './services/badge-progress';
+import { clusterCalls } from './services/cluster-calls';
 import { placeNewCustomer } from './services/customer-tier.service';
 import { applyMemberProfile } from './services/member-profile';
 import { applyPointEvent, expireAllDueTiers } from './services/tiering.service';
@@ -52,6 +53,7 @@ export const clusterModule = defineModule({
     Segment: { __resolveReference: (reference: { id: string }, ctx: ClusterContext) => ctx.services.segmentReferences.load(reference.id) },
   },
   deps: clusterDeps,
+  calls: ({ orm }) => clusterCalls(orm),
   supergraphOperations: CLUSTER_SUPERGRAPH_OPERATIONS,
   surface: CLUSTER_SURFACE,
   services: clusterServices,

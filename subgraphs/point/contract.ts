@@ -1,3 +1,4 @@
+import { call } from '../../core/call-type';
 import { event } from '../../core/events/event-type';
 import type { DomainContract } from '../../core/module';
 
@@ -27,7 +28,20 @@ export const POINT = {
     transactionCompleted: event<TransactionCompleted>('transaction.completed'),
     transactionRefunded: event<TransactionRefunded>('transaction.refunded'),
   },
+  /** What other domains ask the ledger in-process when they share its process (core/domain-calls.ts). */
+  calls: {
+    /** A member's balance now (`Member.pointBalance`): 0 for a member without entries. */
+    balance: call<{ memberId: string }, { pointAmount: string }>('point.balance'),
+    /** A saga's spend (PointService.spendOnce): needs `point:manage`; once per key, its refusal final for the key. */
+    spend: call<PointSpendAsked, { transactionId: string }>('point.spend'),
+  },
 } as const satisfies DomainContract;
+
+/** A spend asked by another domain's saga: the movement as `spendPoints` takes it, and the key it is made once under. */
+export interface PointSpendAsked {
+  movement: { memberId: string; amount: number; sourceBy?: 'Manual' | 'Reward' | 'Campaign' | 'Purchase'; note?: string };
+  idempotencyKey: string;
+}
 
 /**
  * `points.earned`, `points.redeemed`, `points.expired`: one ledger entry (aggregate: the member).

@@ -19,6 +19,7 @@ import { ShopRuleResolver } from './resolvers/shop-rule.resolver';
 import { EXPIRE_LOTS_QUEUE, expireAllDue } from './services/expiry-job';
 import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-notice';
 import { LedgerService } from './services/ledger.service';
+import { pointCalls } from './services/point-calls';
 import { applyMemberActivity, MEMBER_ACTIVITY_EVENTS, MEMBER_ACTIVITY_QUEUE } from './services/member-activity';
 import { POINT_SUPERGRAPH_OPERATIONS, pointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
@@ -46,6 +47,7 @@ export const pointModule = defineModule({
     const { projection, members } = pointMembers(start);
     return { ledger, receiptExtractor: createReceiptExtractor(start.settings.receiptExtractorUrl), members, memberProjection: projection };
   },
+  calls: ({ orm, deps }) => pointCalls(orm, deps.ledger),
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   surface: POINT_SURFACE,
   consumers: ({ deps }) => [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }, deps.memberProjection.consumer],

@@ -25,7 +25,7 @@ async function rewardsByIds(em: EntityManager, ids: string[]): Promise<Map<strin
 /** The reward services of one request, on its unit of work. */
 export function rewardServices(em: EntityManager, deps: RewardDeps) {
   return {
-    redemptions: new RedemptionService(em, deps.points),
+    redemptions: new RedemptionService(em, deps.calls),
     rewards: new RewardService(em),
     catalogs: new RewardCatalogService(em),
     /** Reward.rewardCatalog (`includeLink`): a page of rewards costs one query. */

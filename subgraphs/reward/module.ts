@@ -14,14 +14,14 @@ import { RewardResolver } from './resolvers/reward.resolver';
 import { rewardDeps } from './reward-deps';
 import { CODE_EXPIRY_NOTICE_QUEUE, noticeExpiringCodes } from './services/code-expiry-notice';
 import { RECOVER_REDEMPTIONS_QUEUE, recoverRedemptions } from './services/redemption-recovery';
-import { REDEMPTION_OPERATIONS } from './services/redemption-supergraph';
+import { REDEMPTION_OPERATIONS } from './services/redemption-calls';
 import { parseRewardSettings } from './settings';
 import { MemberReference } from './types/member.type';
 import { REWARD_SURFACE } from './surface';
 
 /**
  * Reward: rewards and their stock, reward catalogs, reward codes (with a job announcing the codes
- * about to expire), and redemptions (points spent through the supergraph; a job every minute settles
+ * about to expire), and redemptions (points spent in-process or through the supergraph; a job every minute settles
  * those a dead process left PENDING). Contributes `Member.rewardCodes`.
  */
 export const rewardModule = defineModule({
@@ -34,7 +34,7 @@ export const rewardModule = defineModule({
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parseRewardSettings,
   environment: ['REWARD_CODE_EXPIRY_NOTICE_DAYS'],
-  deps: ({ config, gateway }) => rewardDeps(config, gateway),
+  deps: ({ config, gateway, calls }) => rewardDeps(config, gateway, calls),
   services: rewardServices,
   supergraphOperations: REDEMPTION_OPERATIONS,
   surface: REWARD_SURFACE,
@@ -51,7 +51,7 @@ export const rewardModule = defineModule({
       queue: RECOVER_REDEMPTIONS_QUEUE,
       cron: '* * * * *',
       run: async ({ orm, deps, logger }) => {
-        const tally = await recoverRedemptions(orm, deps.points, { logger });
+        const tally = await recoverRedemptions(orm, deps.calls, { logger });
         if (tally.completed + tally.failed + tally.pending > 0) logger.info(tally, 'PENDING redemptions settled');
       },
     },

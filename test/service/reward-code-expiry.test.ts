@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RewardCode } from '../../subgraphs/reward/entities/reward-code';
 import { rewardModule } from '../../subgraphs/reward/module';
 import { noticeExpiringBatch, noticeExpiringCodes } from '../../subgraphs/reward/services/code-expiry-notice';
-import { issueRewardCode } from '../../subgraphs/reward/services/reward-code-issuer';
+import { issueRewardCodes } from '../../subgraphs/reward/services/reward-code-issuer';
 import { useModuleDatabase } from '../support/module-database';
 
 const db = useModuleDatabase(rewardModule);
@@ -32,7 +32,7 @@ async function issue(memberId: string, expiredAt: Date) {
      values (?, ?, ?, ?, 100, ?, false, now(), now())`,
     [redemptionId, memberId, rewardCatalogId, rewardId, redemptionId],
   );
-  return db.em().transactional((em) => issueRewardCode(em, { rewardId, rewardCatalogId, memberId, redemptionId, expiredAt }));
+  return db.em().transactional(async (em) => (await issueRewardCodes(em, { rewardId, rewardCatalogId, memberId, redemptionId, expiredAt }, 1))[0]);
 }
 const noticedIds = async (): Promise<string[]> =>
   (await db.query(`select id from reward.reward_code where expiration_notified_at is not null`)).map((row) => row.id).sort();

@@ -6,7 +6,7 @@ import { PointContext } from '../context';
 import { POINT } from '../contract';
 import { PointTransaction } from '../entities/point-transaction';
 import { MemberReference } from '../types/member.type';
-import { BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, IdempotencyArgs, MemberArgs, MemberBalanceArgs, MemberHistoryArgs, PointBalance, PointExpiration, PointMovementInput } from '../types/point.types';
+import { BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, IdempotencyArgs, MemberArgs, MemberBalanceArgs, MemberHistoryArgs, PointBalance, PointExpiration, PointMovementInput, SagaKeyArgs } from '../types/point.types';
 
 const PointTransactionPage = PageType(PointTransaction, 'PointTransaction');
 
@@ -22,6 +22,14 @@ export class PointResolver {
   @Mutation(() => PointTransaction, { description: 'Debits points from a member; refused when the balance is smaller' })
   spendPoints(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: IdempotencyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
     return ctx.services.points.spend(input, caller, idempotencyKey);
+  }
+
+  @Authorized(POINT.permissions.manage)
+  @Mutation(() => PointTransaction, {
+    description: "A saga's spend (another domain's, as a redemption's): spendPoints once per key, a refusal being the key's answer for good, so that the step its caller compensated never happens later",
+  })
+  spendPointsOnce(@Arg('input') input: PointMovementInput, @Args() { idempotencyKey }: SagaKeyArgs, @Caller() caller: Principal, @Ctx() ctx: PointContext) {
+    return ctx.services.points.spendOnce(input, caller, idempotencyKey);
   }
 
   @Authorized(Access.member)

@@ -4,11 +4,12 @@ import { Principal } from '../../../core/auth/principal';
 import { BatchLoader } from '../../../core/batch-loader';
 import { arrayLiteral } from '../../../core/db/array-literal';
 import { readRows } from '../../../core/db/row-lookup';
+import { AppError } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
 import { PointTransaction } from '../entities/point-transaction';
 import { BalanceFormat, BalanceWindowArgs, DailySummaryArgs, DailySummaryItem, HistoryArgs, PointBalance, PointExpiration, PointMovementInput } from '../types/point.types';
-import { onceForKey } from './idempotency';
+import { keepRefusal, onceForKey } from './idempotency';
 import { LedgerService, PointMovement } from './ledger.service';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -66,6 +67,22 @@ export class PointService {
 
   spend(input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
     return this.move('spend', input, caller, idempotencyKey);
+  }
+
+  /**
+   * `spend` as a saga's step (a redemption's points): once per key, and a refusal (400, the balance
+   * short) is the key's answer for good, kept as the key's record, so that a concurrent actor of the same
+   * saga asking again after the member earned is refused too, never spending what its saga compensated.
+   * A spend under the key committed meanwhile is answered instead.
+   */
+  async spendOnce(input: PointMovementInput, caller: Principal, idempotencyKey: string): Promise<PointTransaction> {
+    try {
+      return await this.spend(input, caller, idempotencyKey);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'BAD_REQUEST') throw error;
+      if (await keepRefusal(this.em, scopeOf('spend', caller), idempotencyKey, input, error)) throw error;
+      return this.spend(input, caller, idempotencyKey);
+    }
   }
 
   /** Current balances: expired points never count, even before the expiry job has run. */
@@ -187,11 +204,14 @@ export class PointService {
         const transaction = kind === 'earn' ? await this.ledger.earn(em, movement) : await this.ledger.spend(em, movement);
         return transaction.id;
       };
-      const { id } = await onceForKey(em, `${kind}:${caller.kind}:${caller.id}`, idempotencyKey, input, work, entryId);
+      const { id } = await onceForKey(em, scopeOf(kind, caller), idempotencyKey, input, work, entryId);
       return em.findOneOrFail(PointTransaction, { id });
     });
   }
 }
+
+/** The scope of a caller's idempotency keys of earns or spends. */
+const scopeOf = (kind: 'earn' | 'spend', caller: Principal) => `${kind}:${caller.kind}:${caller.id}`;
 
 /** Amounts arrive validated to at most 2 decimals, so fixing them to 2 decimals is exact. */
 export function toMovement(input: PointMovementInput): PointMovement {

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsEnum, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsEnum, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { PointActionType, PointSource } from '../entities/point-transaction';
@@ -25,6 +25,15 @@ export class IdempotencyArgs {
   @IsString()
   @MaxLength(255)
   idempotencyKey?: string;
+}
+
+@ArgsType()
+export class SagaKeyArgs {
+  @Field(() => String, { description: "The key of the caller's saga step: a repeat with the same body returns the first result, or the first refusal" })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  idempotencyKey: string;
 }
 
 @ObjectType()

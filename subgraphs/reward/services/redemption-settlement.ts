@@ -1,16 +1,15 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../core/errors';
-import { recordEvent } from '../../../core/events/outbox-event';
 import { REWARD, RewardClaimed } from '../contract';
 import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward } from '../entities/reward';
 import { RewardCode } from '../entities/reward-code';
 import { RedeemReason, RedeemRefusal } from '../types/redemption.types';
 import { hundredths } from './redeem-rules';
-import { codeExpiry, issueRewardCode } from './reward-code-issuer';
-import { RedemptionPoints } from './redemption-supergraph';
+import { RedemptionCalls } from './redemption-calls';
 import { atRedemptionStep } from './redemption-test-hooks';
+import { codeExpiry, issueRewardCodes } from './reward-code-issuer';
 
 /** Where a redemption stands after an attempt to settle it. */
 export type RedemptionOutcome =
@@ -20,28 +19,52 @@ export type RedemptionOutcome =
   | { state: 'PENDING'; error: AppError };
 
 /**
- * Steps 2 and 3 of a redemption, in the caller's transaction, which holds the redemption's row lock
- * (`for update`) throughout, so that one actor at a time (the request, a repeat, the recovery job)
- * settles it. A PENDING redemption spends its points (idempotent: a spend made by an earlier try is
- * answered, not repeated), then completes: its code is issued, the reward's and catalog's
- * `redeemed_count` go up and `reward.claimed` goes to the outbox, committed together. A refused spend
- * compensates: the unit of stock goes back and the redemption is FAILED with its reason. A spend that
- * goes unanswered writes nothing. A settled redemption answers its outcome again.
+ * Steps 2 and 3 of a redemption, for any actor (the request, a repeat, the recovery job), with no
+ * transaction of this schema open while the points are spent. A PENDING redemption spends its points
+ * (idempotent on its key: a spend made by an earlier try is answered, not repeated; a refusal is the
+ * key's answer for good), then completes in one transaction under its row lock: its codes, the reward's
+ * and catalog's `redeemed_count` and `reward.claimed` in the outbox, committed together. A refused spend
+ * compensates, in one transaction under the same lock: the stock goes back and the redemption is FAILED
+ * with its reason. A spend that goes unanswered writes nothing. Several actors may spend at once (the
+ * key makes them one spend, or one refusal); the row lock makes one of them complete or compensate, and
+ * the others, re-reading the row under the lock, answer what it did. A settled redemption answers its
+ * outcome again.
  */
-export async function settleRedemption(em: EntityManager, redemption: Redemption, points: RedemptionPoints, requestId?: string): Promise<RedemptionOutcome> {
+export async function settleRedemption(em: EntityManager, redemption: Redemption, calls: RedemptionCalls, requestId?: string): Promise<RedemptionOutcome> {
   if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(em, redemption) };
   if (redemption.state === RedemptionState.FAILED) return { state: 'FAILED', reason: failureOf(redemption) };
   let transactionId: string | null = null;
   if (hundredths(redemption.pointUsage) > 0) {
-    const spent = await points.spend(redemption, requestId);
+    await atRedemptionStep('spending', redemption);
+    const spent = await calls.spend(redemption, requestId);
     if (spent.kind === 'unknown') return { state: 'PENDING', error: spent.error };
-    if (spent.kind === 'refused') return compensate(em, redemption, spent.message);
+    if (spent.kind === 'refused') return compensate(em, redemption.id, spent.message);
     transactionId = spent.transactionId;
   }
   await atRedemptionStep('spent', redemption);
-  const codes = await complete(em, redemption, transactionId);
-  await atRedemptionStep('issued', redemption);
-  return { state: 'COMPLETED', redemption, codes };
+  return em.fork().transactional(async (tx) => {
+    const claimedAt = new Date();
+    // The row lock, and whether it is still PENDING (else another actor settled it: its outcome).
+    const [row] = await tx.execute(
+      `update reward.redemption r set state = 'COMPLETED', point_transaction_id = ?, completed_at = ?, updated_at = ?
+         from reward.reward w where r.id = ? and r.state = 'PENDING' and w.id = r.reward_id
+       returning r.*, w.time_use_with_in as reward_time_use_with_in, w.window_end as reward_window_end`,
+      [transactionId, claimedAt, claimedAt, redemption.id],
+    );
+    if (!row) return outcomeOf(tx, redemption.id);
+    const { reward_time_use_with_in: timeUseWithIn, reward_window_end: windowEnd, ...columns } = row;
+    const completed = tx.map(Redemption, columns);
+    const codes = await complete(tx, completed, { timeUseWithIn, windowEnd: windowEnd && new Date(windowEnd) }, claimedAt);
+    await atRedemptionStep('issued', completed);
+    return { state: 'COMPLETED', redemption: completed, codes };
+  });
+}
+
+/** The outcome of a redemption another actor settled, as it stands. */
+async function outcomeOf(em: EntityManager, id: string): Promise<RedemptionOutcome> {
+  const redemption = await em.findOneOrFail(Redemption, { id });
+  if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(em, redemption) };
+  return { state: 'FAILED', reason: failureOf(redemption) };
 }
 
 /** The reason a FAILED redemption keeps. */
@@ -53,28 +76,19 @@ export const failureOf = (redemption: Redemption): RedeemReason => ({
 /** A redemption's codes, in the order they were issued. */
 const codesOf = (em: EntityManager, redemption: Redemption) => em.find(RewardCode, { redemptionId: redemption.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 
-/** Issues the redemption's `quantity` codes (those not issued yet), counts them and announces each (`reward.claimed`). */
-async function complete(em: EntityManager, redemption: Redemption, transactionId: string | null): Promise<RewardCode[]> {
-  const claimedAt = new Date();
-  const reward = await em.findOneOrFail(Reward, { id: redemption.rewardId }, INCLUDING_DELETED);
-  const codes = await codesOf(em, redemption);
-  while (codes.length < redemption.quantity) {
-    codes.push(
-      await issueRewardCode(em, {
-        rewardId: redemption.rewardId,
-        rewardCatalogId: redemption.rewardCatalogId,
-        memberId: redemption.memberId,
-        redemptionId: redemption.id,
-        expiredAt: codeExpiry(reward, claimedAt),
-        another: true,
-      }),
-    );
-  }
-  // Catalog before reward, the order every redemption takes their rows in.
-  await em.execute(`update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ?`, [redemption.quantity, redemption.rewardCatalogId]);
-  await em.execute(`update reward.reward set redeemed_count = redeemed_count + ? where id = ?`, [redemption.quantity, redemption.rewardId]);
-  Object.assign(redemption, { state: RedemptionState.COMPLETED, pointTransactionId: transactionId, completedAt: claimedAt });
-  for (const code of codes) {
+/**
+ * Step 3 in the caller's transaction, for a redemption just written COMPLETED (it had no code: codes are
+ * written only with COMPLETED): its `quantity` codes, then in one statement the catalog's and the
+ * reward's `redeemed_count` (catalog first, the order every redemption takes their rows in: the
+ * reward's update waits for the catalog's) and `reward.claimed` for each code in the outbox.
+ */
+export async function complete(em: EntityManager, redemption: Redemption, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>, claimedAt: Date): Promise<RewardCode[]> {
+  const codes = await issueRewardCodes(
+    em,
+    { rewardId: redemption.rewardId, rewardCatalogId: redemption.rewardCatalogId, memberId: redemption.memberId, redemptionId: redemption.id, expiredAt: codeExpiry(reward, claimedAt) },
+    redemption.quantity,
+  );
+  const events = codes.map((code) => {
     const claimed: RewardClaimed = {
       memberId: redemption.memberId,
       rewardId: redemption.rewardId,
@@ -84,15 +98,32 @@ async function complete(em: EntityManager, redemption: Redemption, transactionId
       expiredAt: code.expiredAt.toISOString(),
       claimedAt: claimedAt.toISOString(),
     };
-    recordEvent(em, REWARD.events.claimed, claimed, { aggregateId: redemption.memberId });
-  }
-  await em.flush();
+    return { id: randomUUID(), payload: claimed };
+  });
+  await em.execute(
+    `with catalog as (update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ? returning id),
+          reward as (update reward.reward set redeemed_count = redeemed_count + ? where id = ? and exists (select from catalog) returning id)
+     insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
+     select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb) where exists (select from reward)`,
+    [codes.length, redemption.rewardCatalogId, codes.length, redemption.rewardId, REWARD.events.claimed, redemption.memberId, claimedAt, JSON.stringify(events)],
+  );
   return codes;
 }
 
-async function compensate(em: EntityManager, redemption: Redemption, message: string): Promise<RedemptionOutcome> {
-  if (redemption.stockTaken) await em.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
-  Object.assign(redemption, { state: RedemptionState.FAILED, failureCode: RedeemRefusal.NOT_ENOUGH_POINTS, failureMessage: message });
-  await em.flush();
-  return { state: 'FAILED', reason: failureOf(redemption) };
+/**
+ * The compensation of step 1 for a refused spend, in one transaction: the redemption FAILED with the
+ * point domain's reason if it is still PENDING (the row lock; else another actor settled it: its
+ * outcome), and its units of stock back.
+ */
+function compensate(em: EntityManager, id: string, message: string): Promise<RedemptionOutcome> {
+  return em.fork().transactional(async (tx) => {
+    const [row] = await tx.execute(
+      `update reward.redemption set state = 'FAILED', failure_code = ?, failure_message = ?, updated_at = now() where id = ? and state = 'PENDING' returning *`,
+      [RedeemRefusal.NOT_ENOUGH_POINTS, message, id],
+    );
+    if (!row) return outcomeOf(tx, id);
+    const redemption = tx.map(Redemption, row);
+    if (redemption.stockTaken) await tx.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
+    return { state: 'FAILED', reason: failureOf(redemption) };
+  });
 }

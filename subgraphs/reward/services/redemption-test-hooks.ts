@@ -1,11 +1,12 @@
 import { Redemption } from '../entities/redemption';
 
 /**
- * The points between the steps of a redemption where the crash tests act: `reserved` once its stock is
- * taken and its PENDING row committed (step 1), `spent` once its points are spent (step 2), `issued`
- * once its code, counts and event are written but not committed (step 3).
+ * The points between the steps of a redemption where the crash and race tests act: `reserved` once its
+ * stock is taken and its PENDING row committed (step 1), `spending` when an actor that found it PENDING
+ * is about to spend its points, `spent` once its points are spent (step 2), `issued` once its code,
+ * counts and event are written but not committed (step 3).
  */
-export type RedemptionStep = 'reserved' | 'spent' | 'issued';
+export type RedemptionStep = 'reserved' | 'spending' | 'spent' | 'issued';
 type StepHook = (redemption: Redemption) => Promise<void>;
 
 const hooks = new Map<RedemptionStep, StepHook>();

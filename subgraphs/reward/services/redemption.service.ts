@@ -1,17 +1,16 @@
-import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
-import { Redemption } from '../entities/redemption';
+import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';
 import { RewardCatalog } from '../entities/reward-catalog';
 import { RewardCode } from '../entities/reward-code';
 import { ClaimArgs, GrantArgs, RedeemArgs, RedeemCheck, RedeemReason, RedeemRefusal, RewardClaim } from '../types/redemption.types';
 import { hundredths, quotaPeriod, RedeemingMember, redeemRefusals } from './redeem-rules';
-import { RedemptionOutcome, settleRedemption } from './redemption-settlement';
-import { RedemptionPoints } from './redemption-supergraph';
+import { RedemptionCalls } from './redemption-calls';
+import { complete, RedemptionOutcome, settleRedemption } from './redemption-settlement';
 import { atRedemptionStep } from './redemption-test-hooks';
 import { RewardCatalogService } from './reward-catalog.service';
 
@@ -20,29 +19,31 @@ export const refusal = (reasons: RedeemReason[]) => new AppError('BAD_REQUEST', 
 
 /**
  * Can-redeem and redemption of reward catalogs. The rules (services/redeem-rules.ts) read the catalog
- * and its reward here, the member's tier and balance through the supergraph, and the member's and the
- * period's redemptions. A redemption is a saga over this schema and the point domain:
+ * and its reward here, the member's tier and balance from their owners (services/redemption-calls.ts:
+ * in-process when they run here, else through the supergraph), and the member's and the period's
+ * redemptions. A redemption is a saga over this schema and the point domain:
  *
  * 1. reserve (one transaction, under a lock on the member, and on the catalog when it has a quota):
- *    the rules, a unit of stock taken by the conditional UPDATE, the PENDING redemption;
- * 2. spend the points through the gateway, idempotent on `redemption:<id>`;
- * 3. complete (services/redemption-settlement.ts): the code, the counts, `reward.claimed`; or, when the
- *    point domain refuses, compensate: the unit back, FAILED.
+ *    the rules, the units of stock taken by the conditional UPDATE, the PENDING redemption;
+ * 2. spend the points (`point.spend`), idempotent on `redemption:<id>`, with no transaction of ours open;
+ * 3. complete (services/redemption-settlement.ts), one transaction under the redemption's row lock: the
+ *    codes, the counts, `reward.claimed`; or, when the point domain refuses, compensate: the units back,
+ *    FAILED.
  *
- * Steps 2 and 3 hold the redemption's row lock; a process that dies on the way leaves a PENDING
- * redemption that a repeat of the request or the recovery job (services/redemption-recovery.ts) settles.
+ * A process that dies on the way leaves a PENDING redemption that a repeat of the request or the
+ * recovery job (services/redemption-recovery.ts) settles.
  */
 export class RedemptionService {
   constructor(
     private readonly em: EntityManager,
-    private readonly points: RedemptionPoints,
+    private readonly calls: RedemptionCalls,
   ) {}
 
   /** Whether the member may redeem the catalog now, with every rule that stops it. 404 for an unknown catalog or member. */
   async check(catalogId: string, caller: Principal, memberId?: string): Promise<RedeemCheck> {
     const member = memberFor(caller, memberId);
-    const catalog = await new RewardCatalogService(this.em).get(catalogId);
-    const reasons = await this.refusals(this.em, catalog, member, await this.points.member(member));
+    const { catalog, reward } = await catalogOf(this.em, catalogId);
+    const reasons = await refusals(this.em, { catalog, reward, memberId: member, member: await this.calls.member(member, memberNeeds(catalog)), quantity: 1 });
     return { canRedeem: reasons.length === 0, reasons };
   }
 
@@ -80,96 +81,136 @@ export class RedemptionService {
   async grant(args: GrantArgs, requestId?: string): Promise<RewardClaim> {
     const memberId = args.memberId.toLowerCase();
     const ask: UnitsAsked = { catalogId: args.id, quantity: 1, idempotencyKey: `grant:${args.reference}` };
-    await this.points.member(memberId, requestId);
+    await this.calls.member(memberId, { tier: false, balance: false }, requestId);
     return this.em.fork().transactional(async (em) => {
-      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
-      let redemption = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
-      if (redemption && !sameAsk(redemption, ask)) throw keyReused(redemption, ask);
-      if (!redemption) {
-        const catalog = await new RewardCatalogService(em).get(ask.catalogId);
-        const reward = await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
-        const stockTaken = reward.stockType === StockType.LIMITED;
-        if (stockTaken && !(await takeUnits(em, reward.id, 1))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-        redemption = em.create(Redemption, { memberId, rewardCatalogId: catalog.id, rewardId: reward.id, pointUsage: '0', idempotencyKey: ask.idempotencyKey, stockTaken });
-        await em.flush();
-      }
-      return claimOf(answer(await settleRedemption(em, redemption, this.points, requestId)));
+      await lockMember(em, memberId);
+      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+      if (earlier && !sameAsk(earlier, ask)) throw keyReused(earlier, ask);
+      if (earlier) return claimOf(answer(await settleRedemption(em, earlier, this.calls, requestId)));
+      const { catalog, reward } = await catalogOf(em, ask.catalogId);
+      const stockTaken = reward?.stockType === StockType.LIMITED;
+      if (stockTaken && !(await takeUnits(em, reward.id, 1))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      const claimedAt = new Date();
+      const redemption = em.create(Redemption, {
+        memberId,
+        rewardCatalogId: catalog.id,
+        rewardId: catalog.rewardId,
+        pointUsage: '0',
+        idempotencyKey: ask.idempotencyKey,
+        stockTaken,
+        state: RedemptionState.COMPLETED,
+        completedAt: claimedAt,
+      });
+      await em.flush();
+      return claimOf({ redemption, codes: await complete(em, redemption, await rewardOf(em, reward, catalog), claimedAt) });
     });
   }
 
   /** The redemption of the key (begun now unless it exists), settled: its codes, or its refusal. */
   private async redeemUnits(ask: UnitsAsked, memberId: string, requestId?: string): Promise<{ redemption: Redemption; codes: RewardCode[] }> {
-    const earlier = await this.em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
-    if (earlier && !sameAsk(earlier, ask)) throw keyReused(earlier, ask);
-    let id = earlier?.id;
-    if (!id) {
-      const member = await this.points.member(memberId, requestId);
-      const redemption = await this.reserve(ask, memberId, member);
+    let redemption = await this.em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+    if (redemption && !sameAsk(redemption, ask)) throw keyReused(redemption, ask);
+    if (!redemption) {
+      const found = await catalogOf(this.em, ask.catalogId).catch(async (error: unknown) => {
+        // An unknown member is named before an unknown catalog.
+        await this.calls.member(memberId, { tier: false, balance: false }, requestId);
+        throw error;
+      });
+      const member = await this.calls.member(memberId, memberNeeds(found.catalog), requestId);
+      redemption = await this.reserve(ask, memberId, { ...found, member });
       if (!sameAsk(redemption, ask)) throw keyReused(redemption, ask);
       await atRedemptionStep('reserved', redemption);
-      id = redemption.id;
     }
-    return answer(await this.settle(id, requestId));
+    return answer(await settleRedemption(this.em, redemption, this.calls, requestId));
   }
 
   /**
-   * Step 1, in one transaction under the member's lock (and the catalog's when it has a quota, which
-   * counts every member): the rules on what the transaction sees, the units of stock, the PENDING row.
-   * A redemption of the same key committed meanwhile is returned instead.
+   * Step 1, in one transaction: the rules, the PENDING row, the units of stock. A catalog with a limit
+   * per member or a quota counts redemptions: under the member's lock (and the catalog's for a quota,
+   * which counts every member), so that the counts the rules see hold until the commit. One without
+   * either needs no lock: its rules look only at what was read before. A redemption of the same key
+   * committed meanwhile (the key is unique per member) is returned instead, refused by the rules or not
+   * (a refusal caused by that redemption, its stock or its spend, comes after it committed).
    */
-  private reserve(ask: UnitsAsked, memberId: string, member: RedeemingMember): Promise<Redemption> {
+  private reserve(ask: UnitsAsked, memberId: string, { catalog, reward, member }: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption> {
     return this.em.fork().transactional(async (em) => {
-      await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
-      const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
-      if (earlier) return earlier;
-      const catalog = await new RewardCatalogService(em).get(ask.catalogId);
-      if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
-      const reasons = await this.refusals(em, catalog, memberId, member, ask.quantity);
-      if (reasons.length > 0) throw refusal(reasons);
-      const reward = await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
-      const stockTaken = reward.stockType === StockType.LIMITED;
+      const earlierOfKey = () => em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+      if (catalog.limitPerUser !== null || catalog.quota) {
+        await lockMember(em, memberId);
+        const earlier = await earlierOfKey();
+        if (earlier) return earlier;
+        if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
+      }
+      const reasons = await refusals(em, { catalog, reward, memberId, member, quantity: ask.quantity });
+      if (reasons.length > 0) {
+        const earlier = await earlierOfKey();
+        if (earlier) return earlier;
+        throw refusal(reasons);
+      }
+      const stockTaken = reward?.stockType === StockType.LIMITED;
+      const now = new Date();
+      const [row] = await em.execute(
+        `insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, quantity, stock_taken, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (member_id, idempotency_key) do nothing returning *`,
+        [randomUUID(), memberId, catalog.id, catalog.rewardId, catalog.pointUsage, ask.idempotencyKey, ask.quantity, stockTaken, now, now],
+      );
+      if (!row) return (await earlierOfKey())!;
       if (stockTaken && !(await takeUnits(em, reward.id, ask.quantity))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-      return em.create(Redemption, {
-        memberId,
-        rewardCatalogId: catalog.id,
-        rewardId: reward.id,
-        pointUsage: catalog.pointUsage,
-        idempotencyKey: ask.idempotencyKey,
-        quantity: ask.quantity,
-        stockTaken,
-      });
+      return em.map(Redemption, row);
     });
   }
+}
 
-  /** Steps 2 and 3 under the redemption's row lock, waiting for whoever settles it now. */
-  private settle(id: string, requestId?: string): Promise<RedemptionOutcome> {
-    return this.em.fork().transactional(async (em) => {
-      const redemption = await em.findOneOrFail(Redemption, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      return settleRedemption(em, redemption, this.points, requestId);
-    });
-  }
+/** A live catalog and its reward (deleted or not; null: gone). */
+interface CatalogAndReward {
+  catalog: RewardCatalog;
+  reward: Reward | null;
+}
 
-  /** The rules of the catalog for the member at this moment, on what `em` sees. */
-  private async refusals(em: EntityManager, catalog: RewardCatalog, memberId: string, member: RedeemingMember, quantity = 1): Promise<RedeemReason[]> {
-    const now = new Date();
-    const reward = await em.findOne(Reward, { id: catalog.rewardId }, INCLUDING_DELETED);
-    const [byMember] = await em.execute(
+/** The live catalog (404 `Reward catalog` else) and its reward, read once per request. */
+async function catalogOf(em: EntityManager, catalogId: string): Promise<CatalogAndReward> {
+  const catalog = await new RewardCatalogService(em).get(catalogId);
+  return { catalog, reward: await em.findOne(Reward, { id: catalog.rewardId }, INCLUDING_DELETED) };
+}
+
+/** The reward as a grant's codes need it: the one read, or (gone) the catalog's row as it is. */
+const rewardOf = async (em: EntityManager, reward: Reward | null, catalog: RewardCatalog) => reward ?? (await em.findOneOrFail(Reward, { id: catalog.rewardId }, INCLUDING_DELETED));
+
+/** What of the member the catalog's rules look at: its tier only under a tier condition, its balance only at a price. */
+const memberNeeds = (catalog: RewardCatalog) => ({ tier: catalog.tierCondition !== null, balance: hundredths(catalog.pointUsage) > 0 });
+
+/** The member's lock, under which its redemptions begin one at a time (limits and keys are checked under it). */
+const lockMember = (em: EntityManager, memberId: string) => em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:member:${memberId}`]);
+
+/**
+ * The rules of the catalog for the member at this moment, on what `em` sees; the member's and the
+ * period's redemptions are counted only when the catalog has a limit or a quota.
+ */
+async function refusals(
+  em: EntityManager,
+  { catalog, reward, memberId, member, quantity }: CatalogAndReward & { memberId: string; member: RedeemingMember; quantity: number },
+): Promise<RedeemReason[]> {
+  const now = new Date();
+  let byMember = 0;
+  if (catalog.limitPerUser !== null) {
+    const [row] = await em.execute(
       `select coalesce(sum(quantity), 0)::int as n from reward.redemption where member_id = ? and reward_catalog_id = ? and state <> 'FAILED'`,
       [memberId, catalog.id],
     );
-    let inPeriod = 0;
-    const quota = catalog.quota;
-    if (quota) {
-      const period = quotaPeriod(quota.type, quota.numberInPeriod, now);
-      const [row] = await em.execute(
-        `select coalesce(sum(quantity), 0)::int as n from reward.redemption
-          where reward_catalog_id = ? and state <> 'FAILED' and created_at >= ? and created_at < ?`,
-        [catalog.id, period.start, period.end],
-      );
-      inPeriod = row.n;
-    }
-    return redeemRefusals({ catalog, reward, member, redeemedByMember: byMember.n, redeemedInPeriod: inPeriod, quantity }, now);
+    byMember = row.n;
   }
+  let inPeriod = 0;
+  const quota = catalog.quota;
+  if (quota) {
+    const period = quotaPeriod(quota.type, quota.numberInPeriod, now);
+    const [row] = await em.execute(
+      `select coalesce(sum(quantity), 0)::int as n from reward.redemption
+        where reward_catalog_id = ? and state <> 'FAILED' and created_at >= ? and created_at < ?`,
+      [catalog.id, period.start, period.end],
+    );
+    inPeriod = row.n;
+  }
+  return redeemRefusals({ catalog, reward, member, redeemedByMember: byMember, redeemedInPeriod: inPeriod, quantity }, now);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomInt, randomUUID } from 'node:crypto';
+import { arrayLiteral } from '../../../core/db/array-literal';
 import { Reward } from '../entities/reward';
 import { RewardCode } from '../entities/reward-code';
 
@@ -28,31 +29,40 @@ export interface CodeToIssue {
   rewardId: string;
   rewardCatalogId: string;
   memberId: string;
-  /** The redemption the code is for: a second issue for it returns the first code (unless `another`). */
+  /** The redemption the codes are for. */
   redemptionId: string | null;
   expiredAt: Date;
-  /** One more code for a redemption of several units, beside those it has. */
-  another?: boolean;
 }
 
 /**
- * Issues a reward code in the caller's transaction: random characters until they are unique among
- * unused codes (`on conflict do nothing` keeps the transaction usable after a collision). For a
- * redemption that already has its code, returns that code.
+ * Issues `count` reward codes in the caller's transaction, in one statement: random characters, those
+ * not unique among unused codes (`on conflict do nothing` keeps the transaction usable after a
+ * collision) drawn again for the ones missing. The codes as the rows were written, in the order a
+ * redemption's codes are read (`createdAt`, then `id`).
  */
-export async function issueRewardCode(em: EntityManager, issue: CodeToIssue): Promise<RewardCode> {
-  if (issue.redemptionId && !issue.another) {
-    const existing = await em.findOne(RewardCode, { redemptionId: issue.redemptionId });
-    if (existing) return existing;
-  }
-  for (;;) {
+export async function issueRewardCodes(em: EntityManager, issue: CodeToIssue, count: number): Promise<RewardCode[]> {
+  const codes: RewardCode[] = [];
+  while (codes.length < count) {
+    const missing = count - codes.length;
     const now = new Date();
-    const inserted: Array<{ id: string }> = await em.execute(
+    const rows: Array<Record<string, unknown>> = await em.execute(
       `insert into reward.reward_code (id, code, reward_id, reward_catalog_id, member_id, redemption_id, expired_at, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       on conflict (code) where used_at is null do nothing returning id`,
-      [randomUUID(), randomCode(), issue.rewardId, issue.rewardCatalogId, issue.memberId, issue.redemptionId, issue.expiredAt, now, now],
+       select id, code, ?, ?, ?, ?, ?, ?, ? from unnest(?::uuid[], ?::text[]) as drawn(id, code)
+       on conflict (code) where used_at is null do nothing returning *`,
+      [
+        issue.rewardId,
+        issue.rewardCatalogId,
+        issue.memberId,
+        issue.redemptionId,
+        issue.expiredAt,
+        now,
+        now,
+        arrayLiteral(Array.from({ length: missing }, () => randomUUID())),
+        arrayLiteral(Array.from({ length: missing }, randomCode)),
+      ],
     );
-    if (inserted.length > 0) return em.findOneOrFail(RewardCode, { id: inserted[0].id });
+    codes.push(...rows.map((row) => em.map(RewardCode, row)));
   }
+  // In the order a redemption's codes are read back (by creation, then id): a repeat answers the same list.
+  return codes.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
