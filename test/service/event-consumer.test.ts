@@ -1,39 +1,17 @@
-import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import PgBoss from 'pg-boss';
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
 import { openDomainOrm } from '../../core/db/orm';
 import { listDeadLetters, listParked } from '../../core/events/dead-letters';
 import { consumerParkedFlagSql, consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
-import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue } from '../../core/events/job-queue';
+import { JOB_QUEUE_SCHEMA } from '../../core/events/job-queue';
 import { PublishedEvent } from '../../core/events/outbox-event';
 import { createLogger } from '../../core/logger';
-import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
+import { consumerScratch } from '../support/consumer-scratch';
 import { waitFor } from '../support/wait-for';
 
 const SCHEMA = 'consumer_test';
 const EVENT_TYPE = 'test.counted';
 const logger = createLogger('test', 'silent');
-let database: ScratchDatabase;
-let pool: Pool;
-let boss: PgBoss;
-let orm: MikroORM<PostgreSqlDriver>;
-
-beforeAll(async () => {
-  database = await createScratchDatabase('svc_consumer');
-  pool = new Pool({ connectionString: database.url, max: 2 });
-  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)}; ${consumerParkedFlagSql(SCHEMA)};
-    create table ${SCHEMA}.applied (position bigserial primary key, queue text not null, aggregate_id text not null, sequence bigint not null)`);
-  orm = await openDomainOrm({ url: database.url, schema: SCHEMA, entities: [], migrations: {} });
-  boss = await startJobQueue(database.url, logger);
-});
-afterAll(async () => {
-  await stopJobQueue(boss);
-  await orm.close();
-  await pool.end();
-  await database.drop();
-});
+const scratch = consumerScratch('svc_consumer', SCHEMA, `create table ${SCHEMA}.applied (position bigserial primary key, queue text not null, aggregate_id text not null, sequence bigint not null)`);
 
 /** Event `sequence` of a member's stream, its predecessor the one before (none for the first). */
 const chained = (memberId: string, sequence: number): PublishedEvent => ({
@@ -48,9 +26,9 @@ const chained = (memberId: string, sequence: number): PublishedEvent => ({
 });
 
 const appliedOf = async (queue: string, memberId: string) =>
-  (await pool.query(`select sequence::int from ${SCHEMA}.applied where queue = $1 and aggregate_id = $2 order by position`, [queue, memberId])).rows.map((row) => row.sequence);
+  (await scratch.pool.query(`select sequence::int from ${SCHEMA}.applied where queue = $1 and aggregate_id = $2 order by position`, [queue, memberId])).rows.map((row) => row.sequence);
 const statesOf = async (queue: string) =>
-  (await pool.query(`select state from ${JOB_QUEUE_SCHEMA}.job where name = $1 order by created_on, id`, [queue])).rows.map((row) => row.state);
+  (await scratch.pool.query(`select state from ${JOB_QUEUE_SCHEMA}.job where name = $1 order by created_on, id`, [queue])).rows.map((row) => row.state);
 
 // Held: the stream's first event (its position row is being inserted), or a later one (the row exists).
 it.each([1, 2])('applies a member’s events once and in order while several workers take them at the same time: a redelivery of event %i and the next event wait for it', async (held) => {
@@ -66,8 +44,8 @@ it.each([1, 2])('applies a member’s events once and in order while several wor
   // Three workers of the queue, one job each at a time: one holds the held event's transaction open.
   for (let worker = 0; worker < 3; worker++) {
     await startEventConsumer({
-      orm,
-      boss,
+      orm: scratch.orm,
+      boss: scratch.boss,
       logger,
       queue,
       events: [EVENT_TYPE],
@@ -83,26 +61,26 @@ it.each([1, 2])('applies a member’s events once and in order while several wor
     });
   }
   try {
-    for (const event of stream.slice(0, held - 1)) await boss.send(queue, event);
+    for (const event of stream.slice(0, held - 1)) await scratch.boss.send(queue, event);
     await waitFor(async () => (await appliedOf(queue, memberId)).length === held - 1, 'the events before the held one');
-    await boss.send(queue, heldEvent);
+    await scratch.boss.send(queue, heldEvent);
     await heldStarted;
     // The same event again (a redelivery) and the next one, taken by the two other workers: both wait for the held one.
-    await boss.send(queue, heldEvent);
-    await boss.send(queue, stream[held]);
+    await scratch.boss.send(queue, heldEvent);
+    await scratch.boss.send(queue, stream[held]);
     await waitFor(async () => {
-      const { rows } = await pool.query(`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`%${memberId}%`]);
+      const { rows } = await scratch.pool.query(`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`%${memberId}%`]);
       return rows[0].waiting === 2;
     }, 'the redelivery and the next event to wait for the held one');
     release();
     await waitFor(async () => (await statesOf(queue)).every((state) => state === 'completed'), 'every job to complete');
     expect(await statesOf(queue)).toEqual(Array(held + 2).fill('completed'));
     expect(await appliedOf(queue, memberId)).toEqual(stream.slice(0, held + 1).map((event) => Number(event.sequence)));
-    expect(await listParked(pool, queue)).toEqual([]);
-    expect(await listDeadLetters(pool, queue)).toEqual([]);
+    expect(await listParked(scratch.pool, queue)).toEqual([]);
+    expect(await listDeadLetters(scratch.pool, queue)).toEqual([]);
   } finally {
     release();
-    await boss.offWork(queue);
+    await scratch.boss.offWork(queue);
   }
 });
 
@@ -112,31 +90,31 @@ it('applies, once their predecessor arrives, the events a consumer had parked be
   const memberId = randomUUID();
   const [, second, third] = [1, 2, 3].map((sequence) => chained(memberId, sequence));
   // The tables as before the upgrade: the first event applied, the third parked behind the second.
-  await pool.query(`create schema ${schema}; ${consumerTablesSql(schema)}`);
-  await pool.query(`insert into ${schema}.event_position (queue, source, aggregate_id, last_sequence) values ($1, 'test', $2, 1)`, [queue, memberId]);
-  await pool.query(
+  await scratch.pool.query(`create schema ${schema}; ${consumerTablesSql(schema)}`);
+  await scratch.pool.query(`insert into ${schema}.event_position (queue, source, aggregate_id, last_sequence) values ($1, 'test', $2, 1)`, [queue, memberId]);
+  await scratch.pool.query(
     `insert into ${schema}.parked_event (queue, source, aggregate_id, sequence, previous_sequence, event_id, type, message) values ($1, 'test', $2, 3, 2, $3, $4, $5)`,
     [queue, memberId, third.id, EVENT_TYPE, JSON.stringify(third)],
   );
-  await pool.query(consumerParkedFlagSql(schema));
-  const upgraded = await openDomainOrm({ url: database.url, schema, entities: [], migrations: {} });
+  await scratch.pool.query(consumerParkedFlagSql(schema));
+  const upgraded = await openDomainOrm({ url: scratch.database.url, schema, entities: [], migrations: {} });
   try {
     await startEventConsumer({
       orm: upgraded,
-      boss,
+      boss: scratch.boss,
       logger,
       queue,
       events: [EVENT_TYPE],
       apply: (em, event) => em.execute(`insert into ${SCHEMA}.applied (queue, aggregate_id, sequence) values (?, ?, ?)`, [queue, memberId, event.sequence]),
     });
-    await boss.send(queue, second);
+    await scratch.boss.send(queue, second);
     await waitFor(async () => (await appliedOf(queue, memberId)).length === 2, 'the second event and the parked third');
     expect(await appliedOf(queue, memberId)).toEqual([2, 3]);
-    expect(await listParked(pool, queue)).toEqual([]);
-    const { rows } = await pool.query(`select last_sequence::int as last, parked from ${schema}.event_position where queue = $1`, [queue]);
+    expect(await listParked(scratch.pool, queue)).toEqual([]);
+    const { rows } = await scratch.pool.query(`select last_sequence::int as last, parked from ${schema}.event_position where queue = $1`, [queue]);
     expect(rows).toEqual([{ last: 3, parked: false }]);
   } finally {
-    await boss.offWork(queue);
+    await scratch.boss.offWork(queue);
     await upgraded.close();
   }
 });

@@ -1,17 +1,12 @@
-import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import PgBoss from 'pg-boss';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Pool } from 'pg';
-import { openDomainOrm } from '../../core/db/orm';
-import { consumerParkedFlagSql, consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
-import { JOB_QUEUE_SCHEMA, startJobQueue, stopJobQueue, workOn } from '../../core/events/job-queue';
+import { startEventConsumer } from '../../core/events/event-consumer';
+import { JOB_QUEUE_SCHEMA, workOn } from '../../core/events/job-queue';
 import { createLogger } from '../../core/logger';
-import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
 import { TcpProxy } from '../support/tcp-proxy';
+import { consumerScratch } from '../support/consumer-scratch';
 import { waitFor } from '../support/wait-for';
 
 /** The issue's bound: what a killed worker held is tried again within this (#25). */
@@ -19,28 +14,10 @@ const RETRIED_WITHIN_MS = 30_000;
 const SCHEMA = 'lease_test';
 const EVENT_TYPE = 'test.counted';
 const logger = createLogger('test', 'silent');
-let database: ScratchDatabase;
-let pool: Pool;
-let boss: PgBoss;
-let orm: MikroORM<PostgreSqlDriver>;
-
-beforeAll(async () => {
-  database = await createScratchDatabase('svc_leases');
-  pool = new Pool({ connectionString: database.url, max: 2 });
-  await pool.query(`create schema ${SCHEMA}; ${consumerTablesSql(SCHEMA)}; ${consumerParkedFlagSql(SCHEMA)};
-    create table ${SCHEMA}.applied (position bigserial primary key, aggregate_id text not null, sequence bigint not null)`);
-  orm = await openDomainOrm({ url: database.url, schema: SCHEMA, entities: [], migrations: {} });
-  boss = await startJobQueue(database.url, logger);
-});
-afterAll(async () => {
-  await stopJobQueue(boss);
-  await orm.close();
-  await pool.end();
-  await database.drop();
-});
+const scratch = consumerScratch('svc_leases', SCHEMA, `create table ${SCHEMA}.applied (position bigserial primary key, aggregate_id text not null, sequence bigint not null)`);
 
 const jobOf = async (queue: string, id: string) =>
-  (await pool.query(`select state, retry_count, output from ${JOB_QUEUE_SCHEMA}.job where name = $1 and id = $2`, [queue, id])).rows[0];
+  (await scratch.pool.query(`select state, retry_count, output from ${JOB_QUEUE_SCHEMA}.job where name = $1 and id = $2`, [queue, id])).rows[0];
 
 /** A worker process (a script of test/support) on `env`; resolves once it logs `ready`. */
 async function startWorker(script: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; lines: Array<Record<string, any>> }> {
@@ -70,9 +47,9 @@ it('tries again, within 30 s, the event a consumer process was killed (SIGKILL) 
     occurredAt: new Date().toISOString(),
     data: {},
   });
-  const { child, lines } = await startWorker('stuck-consumer-process.ts', { DATABASE_URL: database.url, QUEUE: queue, SCHEMA, EVENT_TYPE }, 'consuming');
+  const { child, lines } = await startWorker('stuck-consumer-process.ts', { DATABASE_URL: scratch.database.url, QUEUE: queue, SCHEMA, EVENT_TYPE }, 'consuming');
   try {
-    const firstJob = (await boss.send(queue, chained(1)))!;
+    const firstJob = (await scratch.boss.send(queue, chained(1)))!;
     await waitFor(async () => lines.some((line) => line.msg === 'applying' && line.sequence === '1'), 'the stuck consumer to take the first event');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
@@ -81,16 +58,16 @@ it('tries again, within 30 s, the event a consumer process was killed (SIGKILL) 
 
     // This process consumes the queue from now on; the member's later events wait for the first.
     await startEventConsumer({
-      orm,
-      boss,
+      orm: scratch.orm,
+      boss: scratch.boss,
       logger,
       queue,
       events: [EVENT_TYPE],
       apply: (em, event) => em.execute(`insert into ${SCHEMA}.applied (aggregate_id, sequence) values (?, ?)`, [memberId, event.sequence]),
     });
-    await boss.send(queue, chained(2));
-    await boss.send(queue, chained(3));
-    const applied = () => pool.query(`select sequence::int from ${SCHEMA}.applied where aggregate_id = $1 order by position`, [memberId]).then(({ rows }) => rows.map((row) => row.sequence));
+    await scratch.boss.send(queue, chained(2));
+    await scratch.boss.send(queue, chained(3));
+    const applied = () => scratch.pool.query(`select sequence::int from ${SCHEMA}.applied where aggregate_id = $1 order by position`, [memberId]).then(({ rows }) => rows.map((row) => row.sequence));
     await waitFor(async () => (await applied()).length === 3, 'the stream to be applied', RETRIED_WITHIN_MS + 10_000);
     expect(Date.now() - killedAt).toBeLessThanOrEqual(RETRIED_WITHIN_MS);
     expect(await applied()).toEqual([1, 2, 3]);
@@ -98,25 +75,25 @@ it('tries again, within 30 s, the event a consumer process was killed (SIGKILL) 
     expect(await jobOf(queue, firstJob)).toMatchObject({ state: 'completed', retry_count: 1 });
   } finally {
     child.kill('SIGKILL');
-    await boss.offWork(queue);
+    await scratch.boss.offWork(queue);
   }
 }, 120_000);
 
 it('fails by its lease a job taken by a worker that stopped renewing it, while a handler running longer than a lease keeps its job', async () => {
   const [working, abandoned] = [`test-leases-long-${randomUUID()}`, `test-leases-abandoned-${randomUUID()}`];
-  for (const queue of [working, abandoned]) await boss.createQueue(queue, { name: queue, retryLimit: 1, retryDelay: 60 });
+  for (const queue of [working, abandoned]) await scratch.boss.createQueue(queue, { name: queue, retryLimit: 1, retryDelay: 60 });
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let started = false;
-  await workOn(boss, working, { pollingIntervalSeconds: 0.5 }, async () => {
+  await workOn(scratch.boss, working, { pollingIntervalSeconds: 0.5 }, async () => {
     started = true;
     await released;
   });
-  const longJob = (await boss.send(working, {}))!;
+  const longJob = (await scratch.boss.send(working, {}))!;
   await waitFor(async () => started, 'the long handler to start');
   // Taken without a handler (the stand-in for a worker that died holding it): its lease is never renewed.
-  const abandonedJob = (await boss.send(abandoned, {}))!;
-  expect((await boss.fetch(abandoned)).map((job) => job.id)).toEqual([abandonedJob]);
+  const abandonedJob = (await scratch.boss.send(abandoned, {}))!;
+  expect((await scratch.boss.fetch(abandoned)).map((job) => job.id)).toEqual([abandonedJob]);
 
   const failed = await waitFor(async () => {
     const job = await jobOf(abandoned, abandonedJob);
@@ -128,16 +105,16 @@ it('fails by its lease a job taken by a worker that stopped renewing it, while a
   release();
   await waitFor(async () => (await jobOf(working, longJob)).state === 'completed', 'the long job to complete');
   expect(await jobOf(working, longJob)).toMatchObject({ state: 'completed', retry_count: 0 });
-  await boss.offWork(working);
+  await scratch.boss.offWork(working);
 }, 60_000);
 
-it('keeps a worker alive whose job finished while the database was unreachable, and tries that job again once it is back', async () => {
+it('keeps a worker alive whose job finished while the scratch.database was unreachable, and tries that job again once it is back', async () => {
   const queue = `test-leases-lost-${randomUUID()}`;
-  const server = new URL(database.url);
+  const server = new URL(scratch.database.url);
   const proxy = await TcpProxy.start({ host: server.hostname, port: Number(server.port) });
-  const { child, lines } = await startWorker('gated-worker-process.ts', { DATABASE_URL: proxy.urlFor(database.url), QUEUE: queue }, 'working');
+  const { child, lines } = await startWorker('gated-worker-process.ts', { DATABASE_URL: proxy.urlFor(scratch.database.url), QUEUE: queue }, 'working');
   try {
-    const jobId = (await boss.send(queue, {}))!;
+    const jobId = (await scratch.boss.send(queue, {}))!;
     const starts = () => lines.filter((line) => line.msg === 'started' && line.jobs.includes(jobId)).length;
     await waitFor(async () => starts() === 1, 'the worker to take the job');
     proxy.cut();

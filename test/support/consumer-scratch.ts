@@ -1,0 +1,39 @@
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import { Pool } from 'pg';
+import { openDomainOrm } from '../../core/db/orm';
+import { consumerParkedFlagSql, consumerTablesSql } from '../../core/events/event-consumer';
+import { startJobQueue, stopJobQueue } from '../../core/events/job-queue';
+import { createLogger } from '../../core/logger';
+import { createScratchDatabase, ScratchDatabase } from './scratch-database';
+
+/** A scratch database with an event consumer's tables in `schema`, its job queue and an ORM on it. */
+export interface ConsumerScratch {
+  database: ScratchDatabase;
+  pool: Pool;
+  boss: PgBoss;
+  orm: MikroORM<PostgreSqlDriver>;
+}
+
+/**
+ * Opens the scratch before the file's tests and drops it after them: the consumer's position and
+ * parked tables in `schema`, plus `appliedTableSql` (the table a test consumer writes what it applied to).
+ */
+export function consumerScratch(name: string, schema: string, appliedTableSql: string): ConsumerScratch {
+  const scratch = {} as ConsumerScratch;
+  beforeAll(async () => {
+    scratch.database = await createScratchDatabase(name);
+    scratch.pool = new Pool({ connectionString: scratch.database.url, max: 2 });
+    await scratch.pool.query(`create schema ${schema}; ${consumerTablesSql(schema)}; ${consumerParkedFlagSql(schema)}; ${appliedTableSql}`);
+    scratch.orm = await openDomainOrm({ url: scratch.database.url, schema, entities: [], migrations: {} });
+    scratch.boss = await startJobQueue(scratch.database.url, createLogger('test', 'silent'));
+  });
+  afterAll(async () => {
+    await stopJobQueue(scratch.boss);
+    await scratch.orm.close();
+    await scratch.pool.end();
+    await scratch.database.drop();
+  });
+  return scratch;
+}
