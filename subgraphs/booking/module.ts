@@ -27,8 +27,6 @@ export const bookingModule = defineModule<BookingSettings, BookingDeps, ReturnTy
     return { settings: start.settings, members, memberProjection: projection };
   },
   consumers: ({ deps }) => [deps.memberProjection.consumer],
-  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
-  onStop: async ({ deps }) => deps.memberProjection.stop(),
   supergraphOperations: BOOKING_SUPERGRAPH_OPERATIONS,
   surface: BOOKING_SURFACE,
   jobs: [

@@ -30,11 +30,9 @@ export const campaignModule = defineModule<unknown, CampaignDeps, ReturnType<typ
   supergraphOperations: CAMPAIGN_SUPERGRAPH_OPERATIONS,
   surface: CAMPAIGN_SURFACE,
   // The consumer needs the gateway (points awards), which `consumers` entries do not receive: started here.
-  onStart: async ({ orm, boss, logger, deps, databaseUrl }) => {
+  onStart: async ({ orm, boss, logger, deps }) => {
     await startEventConsumer<TransactionCompleted | TransactionRefunded>({ orm, boss, logger, queue: CAMPAIGN_PROGRESS_QUEUE, events: CAMPAIGN_PROGRESS_EVENTS, apply: (em, event) => applyTransactionToCampaigns(em, event, deps.supergraph) });
-    await deps.memberProjection.start(boss, databaseUrl, logger);
   },
-  onStop: async ({ deps }) => deps.memberProjection.stop(),
   jobs: [
     {
       queue: 'campaign.end-due',

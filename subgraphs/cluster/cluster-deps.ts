@@ -1,6 +1,6 @@
 import { Principal } from '../../core/auth/principal';
 import { KnownMembers, knownMembersDocument } from '../../core/known-members';
-import { MemberProjection, memberPageDocument, projectedMembers } from '../../core/member-projection';
+import { MemberProjection, projectedMembers } from '../../core/member-projection';
 import { ModuleStart } from '../../core/module';
 import { supergraphAs } from '../../core/supergraph-client';
 import { AUTH, MEMBER_LIFECYCLE } from '../auth/contract';
@@ -8,7 +8,6 @@ import { AUTH, MEMBER_LIFECYCLE } from '../auth/contract';
 /** The documents the cluster runs on the gateway (validated by `npm run schema:check`). */
 export const CLUSTER_SUPERGRAPH_OPERATIONS = {
   ClusterKnownMembers: knownMembersDocument('ClusterKnownMembers'),
-  ClusterMemberPage: memberPageDocument('ClusterMemberPage'),
 };
 
 /** The cluster on the supergraph: reads members only. */
@@ -23,9 +22,6 @@ export interface ClusterDeps {
 }
 
 export function clusterDeps({ config, gateway, orm }: Pick<ModuleStart<unknown>, 'config' | 'gateway' | 'orm'>): ClusterDeps {
-  const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraphAs(CLUSTER_SERVICE_PRINCIPAL, config, gateway), {
-    knownMembers: CLUSTER_SUPERGRAPH_OPERATIONS.ClusterKnownMembers,
-    memberPage: CLUSTER_SUPERGRAPH_OPERATIONS.ClusterMemberPage,
-  });
+  const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraphAs(CLUSTER_SERVICE_PRINCIPAL, config, gateway), CLUSTER_SUPERGRAPH_OPERATIONS.ClusterKnownMembers);
   return { members, memberProjection: projection };
 }

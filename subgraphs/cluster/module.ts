@@ -64,8 +64,6 @@ export const clusterModule = defineModule({
     { queue: CLUSTER_QUEUES.customers, events: [AUTH.events.customerCreated], apply: placeNewCustomer },
     deps.memberProjection.consumer,
   ],
-  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
-  onStop: async ({ deps }) => deps.memberProjection.stop(),
   jobs: [
     {
       queue: CLUSTER_QUEUES.tierExpiry,

@@ -51,8 +51,6 @@ export const pointModule = defineModule({
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   surface: POINT_SURFACE,
   consumers: ({ deps }) => [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }, deps.memberProjection.consumer],
-  onStart: ({ deps, boss, databaseUrl, logger }) => deps.memberProjection.start(boss, databaseUrl, logger),
-  onStop: async ({ deps }) => deps.memberProjection.stop(),
   services: pointServices,
   jobs: [
     {

@@ -1,6 +1,6 @@
 import { Principal } from '../../../core/auth/principal';
 import { knownMembersDocument } from '../../../core/known-members';
-import { memberPageDocument, projectedMembers } from '../../../core/member-projection';
+import { projectedMembers } from '../../../core/member-projection';
 import { ModuleStart } from '../../../core/module';
 import { supergraphAs } from '../../../core/supergraph-client';
 import { AUTH, MEMBER_LIFECYCLE } from '../../auth/contract';
@@ -8,7 +8,6 @@ import { AUTH, MEMBER_LIFECYCLE } from '../../auth/contract';
 /** The documents the booking domain runs on the gateway (validated by `npm run schema:check`). */
 export const BOOKING_SUPERGRAPH_OPERATIONS = {
   BookingKnownMembers: knownMembersDocument('BookingKnownMembers'),
-  BookingMemberPage: memberPageDocument('BookingMemberPage'),
 };
 
 /** The booking domain on the supergraph: reads which members exist (`member:read`), nothing else. */
@@ -16,7 +15,4 @@ export const BOOKING_SERVICE_PRINCIPAL = new Principal('service', 'internal:book
 
 /** Which members exist, from booking's projection (`booking.known_member`) with auth as fallback: bookings are for known members only. */
 export const bookingMembers = ({ config, gateway, orm }: Pick<ModuleStart<unknown>, 'config' | 'gateway' | 'orm'>) =>
-  projectedMembers(orm, MEMBER_LIFECYCLE, supergraphAs(BOOKING_SERVICE_PRINCIPAL, config, gateway), {
-    knownMembers: BOOKING_SUPERGRAPH_OPERATIONS.BookingKnownMembers,
-    memberPage: BOOKING_SUPERGRAPH_OPERATIONS.BookingMemberPage,
-  });
+  projectedMembers(orm, MEMBER_LIFECYCLE, supergraphAs(BOOKING_SERVICE_PRINCIPAL, config, gateway), BOOKING_SUPERGRAPH_OPERATIONS.BookingKnownMembers);

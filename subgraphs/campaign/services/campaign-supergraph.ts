@@ -2,7 +2,7 @@ import { Principal } from '../../../core/auth/principal';
 import { AppError } from '../../../core/errors';
 import { isRecordId } from '../../../core/ids';
 import { KnownMembers, knownMembersDocument } from '../../../core/known-members';
-import { MemberProjection, memberPageDocument, projectedMembers } from '../../../core/member-projection';
+import { MemberProjection, projectedMembers } from '../../../core/member-projection';
 import { ModuleStart } from '../../../core/module';
 import { SupergraphClient, supergraphAs } from '../../../core/supergraph-client';
 import { AUTH, MEMBER_LIFECYCLE } from '../../auth/contract';
@@ -13,7 +13,6 @@ import { REWARD } from '../../reward/contract';
 /** The documents the campaign domain runs on the gateway (validated by `npm run schema:check`). */
 export const CAMPAIGN_SUPERGRAPH_OPERATIONS = {
   CampaignKnownMembers: knownMembersDocument('CampaignKnownMembers'),
-  CampaignMemberPage: memberPageDocument('CampaignMemberPage'),
   CampaignSegment: `query CampaignSegment($id: ID!) { segment(id: $id) { id } }`,
   CampaignMemberSegments: `query CampaignMemberSegments($memberId: ID!) { memberSegments(memberId: $memberId) { id } }`,
   CampaignAwardPoints: `mutation CampaignAwardPoints($input: PointAwardInput!, $idempotencyKey: String) {
@@ -49,10 +48,7 @@ export class CampaignSupergraph {
   /** The campaign service on the supergraph, and its projection of which members exist (`deps.memberProjection`). */
   static over({ config, gateway, orm }: Pick<ModuleStart<unknown>, 'config' | 'gateway' | 'orm'>): { supergraph: CampaignSupergraph; memberProjection: MemberProjection } {
     const supergraph = supergraphAs(CAMPAIGN_SERVICE_PRINCIPAL, config, gateway);
-    const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraph, {
-      knownMembers: CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers,
-      memberPage: CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignMemberPage,
-    });
+    const { projection, members } = projectedMembers(orm, MEMBER_LIFECYCLE, supergraph, CAMPAIGN_SUPERGRAPH_OPERATIONS.CampaignKnownMembers);
     return { supergraph: new CampaignSupergraph(supergraph, members), memberProjection: projection };
   }
 
