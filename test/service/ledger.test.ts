@@ -44,6 +44,27 @@ describe('earning', () => {
     expect(await events(memberId)).toEqual([{ type: 'points.earned', amount: '10.50', balance_after: '10.50' }]);
   });
 
+  it('keys the entry, its lot and the expiries before it by time (UUIDv7), so that they land on the last page of their indexes', async () => {
+    const memberId = randomUUID();
+    const first = await earn(memberId, '5', {}, expiring);
+    await backdate(first.id, 31);
+    const before = Date.now();
+    const second = await earn(memberId, '7', {}, expiring);
+    const after = Date.now();
+    const keys = await db.query(
+      `select id::text, action_type from point.point_transaction where member_id = ? and id <> ? union all
+       select id::text, 'LOT' from point.point_lot where member_id = ? and transaction_id = ?`,
+      [memberId, first.id, memberId, second.id],
+    );
+    expect(keys.map((key: { action_type: string }) => key.action_type).sort()).toEqual(['EARN', 'EXPIRE', 'LOT']);
+    for (const { id } of keys) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const made = parseInt(id.replace('-', '').slice(0, 12), 16);
+      expect(made).toBeGreaterThanOrEqual(before - 1000);
+      expect(made).toBeLessThanOrEqual(after + 1000);
+    }
+  });
+
   it('adds decimals exactly', async () => {
     const memberId = randomUUID();
     await earn(memberId, '0.10');

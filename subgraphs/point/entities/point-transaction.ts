@@ -1,5 +1,5 @@
+import { timeOrderedId } from '../../../core/ids';
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
@@ -19,7 +19,7 @@ export type PointSource = EnumValue<typeof PointSource>;
 export class PointTransaction {
   [OptionalProps]?: 'purchaseAmount' | 'shopId' | 'categoryId' | 'note' | 'sourceBy' | 'requestTicketId' | 'receiptVerificationId' | 'referenceId' | 'metadata' | 'createdAt' | 'updatedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = timeOrderedId();
   @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
   @Field(() => PointActionType) @Enum({ items: () => PointActionType }) actionType: PointActionType;
   @Field(() => Float) @Property({ type: 'decimal' }) amount: string;

@@ -1,5 +1,5 @@
+import { timeOrderedId } from '../../../core/ids';
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 
@@ -29,7 +29,7 @@ export class Purchase {
     | 'createdAt'
     | 'updatedAt';
 
-  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
+  @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = timeOrderedId();
   @Field(() => ID) @Property({ type: 'uuid' }) memberId: string;
   @Field(() => Float, { description: 'In currency units, 2 decimals' }) @Property({ type: 'decimal' }) amount: string;
   @Field(() => String, { nullable: true, description: 'The shop id of the point shop rules' }) @Property({ type: 'text', nullable: true }) storeId: string | null = null;

@@ -1,5 +1,5 @@
+import { timeOrderedId } from '../../../core/ids';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { notFound } from '../../../core/errors';
 import { Logger } from '../../../core/logger';
@@ -38,7 +38,7 @@ export class AwardService {
     const memberId = input.memberId.toLowerCase();
     if (!(await this.members.known([memberId], requestId)).has(memberId)) throw notFound('Member', input.memberId);
     return this.em.transactional(async (em) => {
-      const entryId = randomUUID();
+      const entryId = timeOrderedId();
       const { id } = await onceForKey(em, `award:${callerKey(caller)}`, idempotencyKey, input, () => this.awardOnce(em, { ...input, memberId }, caller, entryId), entryId);
       return em.findOneOrFail(PointTransaction, { id });
     });

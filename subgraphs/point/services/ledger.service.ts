@@ -1,5 +1,5 @@
+import { TIME_ORDERED_ID_SQL, timeOrderedId } from '../../../core/ids';
 import { EntityDictionary, EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
 import { PointExpiryPolicy } from '../settings';
 import { badRequest } from '../../../core/errors';
 import { Statement } from '../../../core/db/statement';
@@ -70,7 +70,7 @@ export class LedgerService {
     for (const { member_id: memberId } of due) await this.expire(em, memberId);
     const rows = movements.map((movement, ord) => ({
       ord,
-      id: randomUUID(),
+      id: timeOrderedId(),
       member_id: movement.memberId,
       amount: movement.amount,
       note: movement.note ?? null,
@@ -107,7 +107,7 @@ export class LedgerService {
       .map((entry) => {
         const earnedAt = new Date(entry.created_at);
         const expiresAt = expiresAtFor(this.policy, earnedAt);
-        return { id: randomUUID(), transaction_id: entry.id, expires_in_ms: expiresAt ? expiresAt.getTime() - earnedAt.getTime() : null };
+        return { id: timeOrderedId(), transaction_id: entry.id, expires_in_ms: expiresAt ? expiresAt.getTime() - earnedAt.getTime() : null };
       });
     if (lots.length > 0) {
       await em.execute(
@@ -179,7 +179,7 @@ type EntryParams = ReturnType<typeof entryParams>;
 
 function entryParams(movement: PointMovement, createdAt: Date) {
   return {
-    id: movement.id ?? randomUUID(),
+    id: movement.id ?? timeOrderedId(),
     memberId: movement.memberId,
     amount: movement.amount,
     purchaseAmount: movement.purchaseAmount ?? '0',
@@ -231,7 +231,7 @@ function ledgerStatement(kind: 'earn' | 'spend' | 'expire'): string {
     kept as (select b.point_amount - coalesce((select sum(remaining) from due), 0) as points from balance b),
     ${kind === 'spend' ? 'allowed as (select :amount::numeric <= points as enough, points from kept),' : ''}
     entries as (
-      select gen_random_uuid() as id, 'EXPIRE' as action_type, d.remaining as amount, 0::numeric as purchase_amount,
+      select ${TIME_ORDERED_ID_SQL} as id, 'EXPIRE' as action_type, d.remaining as amount, 0::numeric as purchase_amount,
              null::text as shop_id, null::text as category_id, 'Points expired' as note, null::text as source_by,
              b.point_amount - d.expired_by as balance_after, null::uuid as request_ticket_id, null::uuid as receipt_verification_id,
              null::text as reference_id, null::jsonb as metadata,
@@ -255,7 +255,7 @@ function ledgerStatement(kind: 'earn' | 'spend' | 'expire'): string {
       kind === 'earn'
         ? `opened as (
       insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
-      select gen_random_uuid(), :memberId::uuid, :id::uuid, :amount::numeric, :amount::numeric, :createdAt::timestamptz, :expiresAt::timestamptz
+      select ${TIME_ORDERED_ID_SQL}, :memberId::uuid, :id::uuid, :amount::numeric, :amount::numeric, :createdAt::timestamptz, :expiresAt::timestamptz
        where :amount::numeric > 0),`
         : kind === 'spend'
           ? `ordered as (

@@ -1,5 +1,5 @@
+import { timeOrderedId } from '../../../core/ids';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { BatchLoader } from '../../../core/batch-loader';
 import { arrayLiteral } from '../../../core/db/array-literal';
@@ -198,7 +198,7 @@ export class PointService {
    */
   private move(kind: 'earn' | 'spend', input: PointMovementInput, caller: Principal, idempotencyKey?: string): Promise<PointTransaction> {
     return this.em.transactional(async (em) => {
-      const entryId = randomUUID();
+      const entryId = timeOrderedId();
       const work = async () => {
         const movement = { ...toMovement(input), id: entryId };
         const transaction = kind === 'earn' ? await this.ledger.earn(em, movement) : await this.ledger.spend(em, movement);

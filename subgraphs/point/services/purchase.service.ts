@@ -1,6 +1,6 @@
+import { timeOrderedId } from '../../../core/ids';
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../../core/errors';
 import { recordEvent } from '../../../core/events/outbox-event';
 import { Principal } from '../../../core/auth/principal';
@@ -63,7 +63,7 @@ export class PurchaseService {
     input: RecordPurchaseInput,
     { occurredAt, amount, storeId, externalId }: { occurredAt: Date; amount: string; storeId: string | null; externalId: string | null },
   ): Promise<string> {
-    const id = randomUUID();
+    const id = timeOrderedId();
     const inserted: Array<{ id: string }> = await em.execute(
       `insert into point.purchase (id, member_id, amount, store_id, category, external_id, occurred_at, status, created_at, updated_at)
        values (?, ?, ?::numeric, ?, ?, ?, ?, 'COMPLETED', now(), now())
