@@ -115,6 +115,7 @@ async function measure(target: Target, pool: Pool, redeemer: RedeemRoute) {
   await burst(target, redeemer, await createCatalog(target, WARM_UP_REDEEMERS / 2), await createMembers(target, pool, WARM_UP_REDEEMERS));
   const catalogId = await createCatalog(target, STOCK);
   const memberIds = await createMembers(target, pool, REDEEMERS);
+  if (!(await drained(target.databaseUrl))) console.log(`${redeemer.name}: the burst sent with the event consumers' backlog of the work before it not drained`);
   const result = await burst(target, redeemer, catalogId, memberIds);
   const found = await stores(pool, catalogId, memberIds);
   const problems: string[] = [];
