@@ -3,9 +3,8 @@ import { openDomainOrm } from '../../core/db/orm';
 import { listDeadLetters, listParked } from '../../core/events/dead-letters';
 import { consumerParkedFlagSql, consumerTablesSql, startEventConsumer } from '../../core/events/event-consumer';
 import { JOB_QUEUE_SCHEMA } from '../../core/events/job-queue';
-import { PublishedEvent } from '../../core/events/outbox-event';
 import { createLogger } from '../../core/logger';
-import { consumerScratch } from '../support/consumer-scratch';
+import { chainedEvent, consumerScratch } from '../support/consumer-scratch';
 import { waitFor } from '../support/wait-for';
 
 const SCHEMA = 'consumer_test';
@@ -13,17 +12,7 @@ const EVENT_TYPE = 'test.counted';
 const logger = createLogger('test', 'silent');
 const scratch = consumerScratch('svc_consumer', SCHEMA, `create table ${SCHEMA}.applied (position bigserial primary key, queue text not null, aggregate_id text not null, sequence bigint not null)`);
 
-/** Event `sequence` of a member's stream, its predecessor the one before (none for the first). */
-const chained = (memberId: string, sequence: number): PublishedEvent => ({
-  id: randomUUID(),
-  type: EVENT_TYPE,
-  source: 'test',
-  aggregateId: memberId,
-  sequence: String(sequence),
-  previousSequence: sequence === 1 ? null : String(sequence - 1),
-  occurredAt: new Date().toISOString(),
-  data: {},
-});
+const chained = (memberId: string, sequence: number) => chainedEvent(EVENT_TYPE, memberId, sequence);
 
 const appliedOf = async (queue: string, memberId: string) =>
   (await scratch.pool.query(`select sequence::int from ${SCHEMA}.applied where queue = $1 and aggregate_id = $2 order by position`, [queue, memberId])).rows.map((row) => row.sequence);

@@ -6,7 +6,7 @@ import { startEventConsumer } from '../../core/events/event-consumer';
 import { JOB_QUEUE_SCHEMA, workOn } from '../../core/events/job-queue';
 import { createLogger } from '../../core/logger';
 import { TcpProxy } from '../support/tcp-proxy';
-import { consumerScratch } from '../support/consumer-scratch';
+import { chainedEvent, consumerScratch } from '../support/consumer-scratch';
 import { waitFor } from '../support/wait-for';
 
 /** The issue's bound: what a killed worker held is tried again within this (#25). */
@@ -37,16 +37,7 @@ async function startWorker(script: string, env: Record<string, string>, ready: s
 it('tries again, within 30 s, the event a consumer process was killed (SIGKILL) applying, and the member’s later events follow it in order', async () => {
   const queue = `test-leases-${randomUUID()}`;
   const memberId = randomUUID();
-  const chained = (sequence: number) => ({
-    id: randomUUID(),
-    type: EVENT_TYPE,
-    source: 'test',
-    aggregateId: memberId,
-    sequence: String(sequence),
-    previousSequence: sequence === 1 ? null : String(sequence - 1),
-    occurredAt: new Date().toISOString(),
-    data: {},
-  });
+  const chained = (sequence: number) => chainedEvent(EVENT_TYPE, memberId, sequence);
   const { child, lines } = await startWorker('stuck-consumer-process.ts', { DATABASE_URL: scratch.database.url, QUEUE: queue, SCHEMA, EVENT_TYPE }, 'consuming');
   try {
     const firstJob = (await scratch.boss.send(queue, chained(1)))!;

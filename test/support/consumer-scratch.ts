@@ -4,7 +4,9 @@ import PgBoss from 'pg-boss';
 import { Pool } from 'pg';
 import { openDomainOrm } from '../../core/db/orm';
 import { consumerParkedFlagSql, consumerTablesSql } from '../../core/events/event-consumer';
+import { randomUUID } from 'node:crypto';
 import { startJobQueue, stopJobQueue } from '../../core/events/job-queue';
+import { PublishedEvent } from '../../core/events/outbox-event';
 import { createLogger } from '../../core/logger';
 import { createScratchDatabase, ScratchDatabase } from './scratch-database';
 
@@ -37,3 +39,15 @@ export function consumerScratch(name: string, schema: string, appliedTableSql: s
   });
   return scratch;
 }
+
+/** Event `sequence` of `type` in a member's stream, its predecessor the one before (none for the first). */
+export const chainedEvent = (type: string, memberId: string, sequence: number): PublishedEvent => ({
+  id: randomUUID(),
+  type,
+  source: 'test',
+  aggregateId: memberId,
+  sequence: String(sequence),
+  previousSequence: sequence === 1 ? null : String(sequence - 1),
+  occurredAt: new Date().toISOString(),
+  data: {},
+});
