@@ -1,4 +1,5 @@
 import { notFound } from './errors';
+import { isRecordId } from './ids';
 import type { MemberProjection } from './member-projection';
 import { SupergraphClient } from './supergraph-client';
 
@@ -10,7 +11,6 @@ export const knownMembersDocument = (name: string) => `query ${name}($ids: [ID!]
 
 /** What membersByIds takes at once. */
 const IDS_PER_CALL = 500;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Which members exist (live, not erased), for a domain's write path. From the domain's own projection
@@ -27,7 +27,7 @@ export class KnownMembers {
 
   /** The ids among `ids` that name a member (lowercase); what is no id at all names nobody. */
   async known(ids: string[], requestId?: string): Promise<Set<string>> {
-    const asked = [...new Set(ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))];
+    const asked = [...new Set(ids.filter(isRecordId).map((id) => id.toLowerCase()))];
     const { live, deleted } = await this.projection.lookup(asked);
     const confirmed = await this.askAuth(asked.filter((id) => !live.has(id) && !deleted.has(id)), requestId);
     await this.projection.remember([...confirmed]);
