@@ -437,9 +437,9 @@ describe('redemption saga: a process killed or failing between steps', () => {
     const key = unique('crash');
     const crashed = await redeem(catalog.id, { token: redeemer.token, key });
     expect(crashed.status).toBe(500);
-    // What the dead process left: the unit taken and the PENDING row (step 1), the points spent after step 2, no code.
+    // What the dead process left: the unit taken and counted and the PENDING row (step 1), the points spent after step 2, no code.
     const spentAlready = step !== 'reserved';
-    expect(await stores(catalog.id)).toMatchObject({ stock: 4, codes: 0, pending: 1, completed: 0, catalogRedeemed: 0, spends: spentAlready ? 1 : 0 });
+    expect(await stores(catalog.id)).toMatchObject({ stock: 4, codes: 0, pending: 1, completed: 0, rewardRedeemed: 1, catalogRedeemed: 1, spends: spentAlready ? 1 : 0 });
     expect(await balance(redeemer.id)).toBe(spentAlready ? 400 : 500);
     expect(await rows(`select 1 from reward.outbox_event where type = 'reward.claimed' and payload->>'rewardCatalogId' = $1`, [catalog.id])).toEqual([]);
 
@@ -476,7 +476,7 @@ describe('redemption saga: a process killed or failing between steps', () => {
     const refused = await redeem(catalog.id, { token: redeemer.token });
     expect(refused.status).toBe(400);
     expect(refused.body.data.data.reasons).toEqual([{ code: 'NOT_ENOUGH_POINTS', message: 'Insufficient points: the balance is 70.00' }]);
-    expect(await stores(catalog.id)).toMatchObject({ stock: 3, codes: 0, failed: 1, pending: 0, completed: 0, spends: 0 });
+    expect(await stores(catalog.id)).toMatchObject({ stock: 3, rewardRedeemed: 0, catalogRedeemed: 0, codes: 0, failed: 1, pending: 0, completed: 0, spends: 0 });
     expect(await balance(redeemer.id)).toBe(70);
     // A failed redemption counts towards nothing: the member may try again once it has the points.
     await earn(redeemer.id, 30);
@@ -489,10 +489,10 @@ describe('redemption saga: a process killed or failing between steps', () => {
     const catalog = await createCatalog({}, 2);
     crash('reserved');
     expect((await redeem(catalog.id, { token: redeemer.token })).status).toBe(500);
-    expect(await stores(catalog.id)).toMatchObject({ stock: 1, pending: 1 });
+    expect(await stores(catalog.id)).toMatchObject({ stock: 1, rewardRedeemed: 1, catalogRedeemed: 1, pending: 1 });
     expect((await platform.api('POST', '/point/api/spend', { token: marketing.token, body: { memberId: redeemer.id, amount: 1 } })).status).toBe(200);
     await recover();
-    expect(await stores(catalog.id)).toMatchObject({ stock: 2, codes: 0, failed: 1, pending: 0, spends: 0 });
+    expect(await stores(catalog.id)).toMatchObject({ stock: 2, rewardRedeemed: 0, catalogRedeemed: 0, codes: 0, failed: 1, pending: 0, spends: 0 });
     expect((await redemptionOf(redeemer.id, catalog.id))[0]).toMatchObject({ state: 'FAILED', failure_code: 'NOT_ENOUGH_POINTS' });
     expect(await balance(redeemer.id)).toBe(99);
   });
@@ -567,7 +567,7 @@ describe('redemption saga: a process killed or failing between steps', () => {
     crash('issued');
     const tally = await recover();
     expect(tally.pending).toBeGreaterThanOrEqual(1);
-    expect(await stores(catalog.id)).toMatchObject({ pending: 1, codes: 0, spends: 1, catalogRedeemed: 0 });
+    expect(await stores(catalog.id)).toMatchObject({ pending: 1, codes: 0, spends: 1, catalogRedeemed: 1 });
     await recover();
     await expectAgreement(catalog.id, 1, 100, 1);
   });

@@ -25,8 +25,8 @@ export class RewardCondition {
 
 /**
  * A reward (spec Part 1, Reward): a voucher, points, a product or anything else, with its stock.
- * `redeemedCount` and `usedCount` are kept by the reward codes, in the transaction that hands out or
- * uses a code, and feed `stats`.
+ * `redeemedCount` is kept by the redemptions, in the transaction that takes their units (a failed one
+ * gives them back), `usedCount` by the codes, in the transaction that uses one; both feed `stats`.
  */
 @ObjectType()
 @Entity({ tableName: 'reward' })

@@ -22,10 +22,10 @@ export type RedemptionOutcome =
  * Steps 2 and 3 of a redemption, for any actor (the request, a repeat, the recovery job), with no
  * transaction of this schema open while the points are spent. A PENDING redemption spends its points
  * (idempotent on its key: a spend made by an earlier try is answered, not repeated; a refusal is the
- * key's answer for good), then completes in one transaction under its row lock: its codes, the reward's
- * and catalog's `redeemed_count` and `reward.claimed` in the outbox, committed together. A refused spend
- * compensates, in one transaction under the same lock: the stock goes back and the redemption is FAILED
- * with its reason. A spend that goes unanswered writes nothing. Several actors may spend at once (the
+ * key's answer for good), then completes in one transaction under its row lock: its codes and
+ * `reward.claimed` in the outbox, committed together (the units were counted with the stock, in step 1).
+ * A refused spend compensates, in one transaction under the same lock: the units go back to the stock and
+ * off the counts, and the redemption is FAILED with its reason. A spend that goes unanswered writes nothing. Several actors may spend at once (the
  * key makes them one spend, or one refusal); the row lock makes one of them complete or compensate, and
  * the others, re-reading the row under the lock, answer what it did. A settled redemption answers its
  * outcome again.
@@ -78,9 +78,8 @@ const codesOf = (em: EntityManager, redemption: Redemption) => em.find(RewardCod
 
 /**
  * Step 3 in the caller's transaction, for a redemption just written COMPLETED (it had no code: codes are
- * written only with COMPLETED): its `quantity` codes, then in one statement the catalog's and the
- * reward's `redeemed_count` (catalog first, the order every redemption takes their rows in: the
- * reward's update waits for the catalog's) and `reward.claimed` for each code in the outbox.
+ * written only with COMPLETED; its units were counted when they were taken): its `quantity` codes and
+ * `reward.claimed` for each code in the outbox. No row every redeemer waits on is touched here.
  */
 export async function complete(em: EntityManager, redemption: Redemption, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>, claimedAt: Date): Promise<RewardCode[]> {
   const codes = await issueRewardCodes(
@@ -101,11 +100,9 @@ export async function complete(em: EntityManager, redemption: Redemption, reward
     return { id: randomUUID(), payload: claimed };
   });
   await em.execute(
-    `with catalog as (update reward.reward_catalog set redeemed_count = redeemed_count + ? where id = ? returning id),
-          reward as (update reward.reward set redeemed_count = redeemed_count + ? where id = ? and exists (select from catalog) returning id)
-     insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
-     select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb) where exists (select from reward)`,
-    [codes.length, redemption.rewardCatalogId, codes.length, redemption.rewardId, REWARD.events.claimed, redemption.memberId, claimedAt, JSON.stringify(events)],
+    `insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
+     select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb)`,
+    [REWARD.events.claimed, redemption.memberId, claimedAt, JSON.stringify(events)],
   );
   return codes;
 }
@@ -113,7 +110,8 @@ export async function complete(em: EntityManager, redemption: Redemption, reward
 /**
  * The compensation of step 1 for a refused spend, in one transaction: the redemption FAILED with the
  * point domain's reason if it is still PENDING (the row lock; else another actor settled it: its
- * outcome), and its units of stock back.
+ * outcome), and its units back: to the stock if it took them, off the reward's and the catalog's counts
+ * (the reward's row first, as they were taken).
  */
 function compensate(em: EntityManager, id: string, message: string): Promise<RedemptionOutcome> {
   return em.fork().transactional(async (tx) => {
@@ -123,7 +121,12 @@ function compensate(em: EntityManager, id: string, message: string): Promise<Red
     );
     if (!row) return outcomeOf(tx, id);
     const redemption = tx.map(Redemption, row);
-    if (redemption.stockTaken) await tx.execute(`update reward.reward set stock = stock + ?, updated_at = now() where id = ?`, [redemption.quantity, redemption.rewardId]);
+    await tx.execute(
+      `with reward as (
+         update reward.reward set stock = stock + ?, redeemed_count = redeemed_count - ?, updated_at = case when ? then now() else updated_at end where id = ? returning id)
+       update reward.reward_catalog c set redeemed_count = c.redeemed_count - ? from (select count(*) from reward) as counted where c.id = ?`,
+      [redemption.stockTaken ? redemption.quantity : 0, redemption.quantity, redemption.stockTaken, redemption.rewardId, redemption.quantity, redemption.rewardCatalogId],
+    );
     return { state: 'FAILED', reason: failureOf(redemption) };
   });
 }

@@ -24,7 +24,8 @@ export const refusal = (reasons: RedeemReason[]) => new AppError('BAD_REQUEST', 
  * redemptions. A redemption is a saga over this schema and the point domain:
  *
  * 1. reserve (one transaction, under a lock on the member, and on the catalog when it has a quota):
- *    the rules, the units of stock taken by the conditional UPDATE, the PENDING redemption;
+ *    the rules, the PENDING redemption, the units of stock taken by the conditional UPDATE and counted
+ *    on the reward and the catalog (the rows every redeemer waits on, last and once);
  * 2. spend the points (`point.spend`), idempotent on `redemption:<id>`, with no transaction of ours open;
  * 3. complete (services/redemption-settlement.ts), one transaction under the redemption's row lock: the
  *    codes, the counts, `reward.claimed`; or, when the point domain refuses, compensate: the units back,
@@ -89,7 +90,7 @@ export class RedemptionService {
       if (earlier) return claimOf(answer(await settleRedemption(em, earlier, this.calls, requestId)));
       const { catalog, reward } = await catalogOf(em, ask.catalogId);
       const stockTaken = reward?.stockType === StockType.LIMITED;
-      if (stockTaken && !(await takeUnits(em, reward.id, 1))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      if (!(await takeUnits(em, catalog, 1, stockTaken))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
       const claimedAt = new Date();
       const redemption = em.create(Redemption, {
         memberId,
@@ -155,7 +156,7 @@ export class RedemptionService {
         [randomUUID(), memberId, catalog.id, catalog.rewardId, catalog.pointUsage, ask.idempotencyKey, ask.quantity, stockTaken, now, now],
       );
       if (!row) return (await earlierOfKey())!;
-      if (stockTaken && !(await takeUnits(em, reward.id, ask.quantity))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      if (!(await takeUnits(em, catalog, ask.quantity, stockTaken))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
       return em.map(Redemption, row);
     });
   }
@@ -229,12 +230,22 @@ function memberFor(caller: Principal, memberId: string | undefined): string {
 /** UUIDs compare without regard to case, as PostgreSQL compares them. */
 const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Takes `quantity` units of a live LIMITED reward's stock with the conditional UPDATE of decrease-stock; false when fewer are left. */
-async function takeUnits(em: EntityManager, rewardId: string, quantity: number): Promise<boolean> {
+/**
+ * Counts `quantity` units redeemed on the reward and the catalog (`redeemed_count`, which feeds their
+ * stats) and, when `stockTaken`, takes them from the live LIMITED reward's stock with the conditional
+ * UPDATE of decrease-stock; false when fewer are left (and nothing is counted). One statement, the
+ * reward's row before the catalog's (the order a code's use and a compensation take them in: the
+ * catalog's update joins the count of the reward's, so that it runs after it), whose locks every
+ * redeemer of the catalog waits on, held until this transaction commits.
+ */
+async function takeUnits(em: EntityManager, catalog: RewardCatalog, quantity: number, stockTaken: boolean): Promise<boolean> {
   const taken = await em.execute(
-    `update reward.reward set stock = stock - ?, updated_at = now()
-      where id = ? and deleted_at is null and stock_type = 'LIMITED' and stock >= ? returning id`,
-    [quantity, rewardId, quantity],
+    `with reward as (
+       update reward.reward set stock = stock - ?, redeemed_count = redeemed_count + ?, updated_at = case when ? then now() else updated_at end
+        where id = ? and (not ? or (deleted_at is null and stock_type = 'LIMITED' and stock >= ?)) returning id)
+     update reward.reward_catalog c set redeemed_count = c.redeemed_count + ? from (select count(*) as n from reward) as counted
+      where c.id = ? and (counted.n > 0 or not ?) returning c.id`,
+    [stockTaken ? quantity : 0, quantity, stockTaken, catalog.rewardId, stockTaken, quantity, quantity, catalog.id, stockTaken],
   );
   return taken.length > 0;
 }
