@@ -64,3 +64,6 @@ export class Statement<Params extends Record<string, unknown>> {
     );
   }
 }
+
+/** Whether a statement run here failed on a unique index (PostgreSQL's `unique_violation`): the statement is undone as a whole. */
+export const isUniqueViolation = (error: unknown): boolean => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';

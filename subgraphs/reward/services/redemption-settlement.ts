@@ -1,5 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation, Statement } from '../../../core/db/statement';
+import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError } from '../../../core/errors';
 import { REWARD, RewardClaimed } from '../contract';
 import { Redemption, RedemptionState } from '../entities/redemption';
@@ -9,7 +11,7 @@ import { RedeemReason, RedeemRefusal } from '../types/redemption.types';
 import { hundredths } from './redeem-rules';
 import { RedemptionCalls } from './redemption-calls';
 import { atRedemptionStep } from './redemption-test-hooks';
-import { codeExpiry, issueRewardCodes } from './reward-code-issuer';
+import { codeExpiry, inIssueOrder, issueRewardCodes, randomCode } from './reward-code-issuer';
 
 /** Where a redemption stands after an attempt to settle it. */
 export type RedemptionOutcome =
@@ -30,7 +32,13 @@ export type RedemptionOutcome =
  * the others, re-reading the row under the lock, answer what it did. A settled redemption answers its
  * outcome again.
  */
-export async function settleRedemption(em: EntityManager, redemption: Redemption, calls: RedemptionCalls, requestId?: string): Promise<RedemptionOutcome> {
+export async function settleRedemption(
+  em: EntityManager,
+  redemption: Redemption,
+  calls: RedemptionCalls,
+  requestId?: string,
+  reward?: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>,
+): Promise<RedemptionOutcome> {
   if (redemption.state === RedemptionState.COMPLETED) return { state: 'COMPLETED', redemption, codes: await codesOf(em, redemption) };
   if (redemption.state === RedemptionState.FAILED) return { state: 'FAILED', reason: failureOf(redemption) };
   let transactionId: string | null = null;
@@ -42,22 +50,60 @@ export async function settleRedemption(em: EntityManager, redemption: Redemption
     transactionId = spent.transactionId;
   }
   await atRedemptionStep('spent', redemption);
-  return em.fork().transactional(async (tx) => {
-    const claimedAt = new Date();
-    // The row lock, and whether it is still PENDING (else another actor settled it: its outcome).
-    const [row] = await tx.execute(
-      `update reward.redemption r set state = 'COMPLETED', point_transaction_id = ?, completed_at = ?, updated_at = ?
-         from reward.reward w where r.id = ? and r.state = 'PENDING' and w.id = r.reward_id
-       returning r.*, w.time_use_with_in as reward_time_use_with_in, w.window_end as reward_window_end`,
-      [transactionId, claimedAt, claimedAt, redemption.id],
-    );
-    if (!row) return outcomeOf(tx, redemption.id);
-    const { reward_time_use_with_in: timeUseWithIn, reward_window_end: windowEnd, ...columns } = row;
-    const completed = tx.map(Redemption, columns);
-    const codes = await complete(tx, completed, { timeUseWithIn, windowEnd: windowEnd && new Date(windowEnd) }, claimedAt);
-    await atRedemptionStep('issued', completed);
-    return { state: 'COMPLETED', redemption: completed, codes };
+  const expiry = reward ?? (await em.findOneOrFail(Reward, { id: redemption.rewardId }, INCLUDING_DELETED));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await completeOnce(em, redemption, transactionId, expiry);
+    } catch (error) {
+      // A drawn code equal to an unused one fails the statement, undone as a whole: draw again.
+      if (!isUniqueViolation(error) || attempt === CODE_DRAWS) throw error;
+    }
+  }
+}
+
+/** Draws of a redemption's codes before completing it gives up (each collides with odds of about unused codes / 30⁶). */
+const CODE_DRAWS = 5;
+
+/**
+ * Step 3 in one statement, so atomic without a transaction: the redemption COMPLETED if it is still
+ * PENDING (its row lock; else another actor settled it: its outcome), its `quantity` codes drawn at
+ * random (one equal to an unused code fails the whole statement) and `reward.claimed` for each code in
+ * the outbox. No row every redeemer waits on is touched: the units were counted when they were taken.
+ */
+const completeRedemption = new Statement<{ id: string; transactionId: string | null; claimedAt: Date; expiredAt: Date; codeIds: string[]; codes: string[]; type: string; events: string }>(`
+  with completed as (
+    update reward.redemption set state = 'COMPLETED', point_transaction_id = :transactionId, completed_at = :claimedAt, updated_at = :claimedAt
+     where id = :id and state = 'PENDING' returning *),
+  issued as (
+    insert into reward.reward_code (id, code, reward_id, reward_catalog_id, member_id, redemption_id, expired_at, created_at, updated_at)
+    select drawn.id, drawn.code, completed.reward_id, completed.reward_catalog_id, completed.member_id, completed.id, :expiredAt, :claimedAt, :claimedAt
+      from completed, unnest(:codeIds::uuid[], :codes::text[]) as drawn(id, code)
+    returning *),
+  claimed as (
+    insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
+    select e.id, :type, e.payload, completed.member_id, :claimedAt from completed, jsonb_to_recordset(:events::jsonb) as e(id uuid, payload jsonb))
+  select completed.*, (select json_agg(issued) from issued) as issued_codes from completed`);
+
+async function completeOnce(em: EntityManager, redemption: Redemption, transactionId: string | null, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>): Promise<RedemptionOutcome> {
+  const claimedAt = new Date();
+  const expiredAt = codeExpiry(reward, claimedAt);
+  const codeIds = Array.from({ length: redemption.quantity }, () => randomUUID());
+  const events = codeIds.map((rewardCodeId) => ({ id: randomUUID(), payload: claimedEvent(redemption, rewardCodeId, expiredAt, claimedAt) }));
+  const [row] = await completeRedemption.run<Record<string, unknown>>(em, {
+    id: redemption.id,
+    transactionId,
+    claimedAt,
+    expiredAt,
+    codeIds,
+    codes: codeIds.map(randomCode),
+    type: REWARD.events.claimed,
+    events: JSON.stringify(events),
   });
+  // Read afresh: `em` may hold the row as it was before the other actor settled it.
+  if (!row) return outcomeOf(em.fork(), redemption.id);
+  const { issued_codes: issued, ...columns } = row;
+  const codes = (issued as Array<Record<string, unknown>>).map((code) => em.map(RewardCode, code));
+  return { state: 'COMPLETED', redemption: em.map(Redemption, columns), codes: inIssueOrder(codes) };
 }
 
 /** The outcome of a redemption another actor settled, as it stands. */
@@ -76,8 +122,19 @@ export const failureOf = (redemption: Redemption): RedeemReason => ({
 /** A redemption's codes, in the order they were issued. */
 const codesOf = (em: EntityManager, redemption: Redemption) => em.find(RewardCode, { redemptionId: redemption.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 
+/** `reward.claimed` for one code of the redemption. */
+const claimedEvent = (redemption: Redemption, rewardCodeId: string, expiredAt: Date, claimedAt: Date): RewardClaimed => ({
+  memberId: redemption.memberId,
+  rewardId: redemption.rewardId,
+  rewardCatalogId: redemption.rewardCatalogId,
+  rewardCodeId,
+  pointUsage: redemption.pointUsage,
+  expiredAt: expiredAt.toISOString(),
+  claimedAt: claimedAt.toISOString(),
+});
+
 /**
- * Step 3 in the caller's transaction, for a redemption just written COMPLETED (it had no code: codes are
+ * A grant's step 3 in the caller's transaction, for a redemption just written COMPLETED (it had no code: codes are
  * written only with COMPLETED; its units were counted when they were taken): its `quantity` codes and
  * `reward.claimed` for each code in the outbox. No row every redeemer waits on is touched here.
  */
@@ -87,18 +144,7 @@ export async function complete(em: EntityManager, redemption: Redemption, reward
     { rewardId: redemption.rewardId, rewardCatalogId: redemption.rewardCatalogId, memberId: redemption.memberId, redemptionId: redemption.id, expiredAt: codeExpiry(reward, claimedAt) },
     redemption.quantity,
   );
-  const events = codes.map((code) => {
-    const claimed: RewardClaimed = {
-      memberId: redemption.memberId,
-      rewardId: redemption.rewardId,
-      rewardCatalogId: redemption.rewardCatalogId,
-      rewardCodeId: code.id,
-      pointUsage: redemption.pointUsage,
-      expiredAt: code.expiredAt.toISOString(),
-      claimedAt: claimedAt.toISOString(),
-    };
-    return { id: randomUUID(), payload: claimed };
-  });
+  const events = codes.map((code) => ({ id: randomUUID(), payload: claimedEvent(redemption, code.id, code.expiredAt, claimedAt) }));
   await em.execute(
     `insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
      select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb)`,

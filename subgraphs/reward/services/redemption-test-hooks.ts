@@ -3,10 +3,10 @@ import { Redemption } from '../entities/redemption';
 /**
  * The points between the steps of a redemption where the crash and race tests act: `reserved` once its
  * stock is taken and its PENDING row committed (step 1), `spending` when an actor that found it PENDING
- * is about to spend its points, `spent` once its points are spent (step 2), `issued` once its code,
- * counts and event are written but not committed (step 3).
+ * is about to spend its points, `spent` once its points are spent (step 2), before the one statement
+ * of step 3.
  */
-export type RedemptionStep = 'reserved' | 'spending' | 'spent' | 'issued';
+export type RedemptionStep = 'reserved' | 'spending' | 'spent';
 type StepHook = (redemption: Redemption) => Promise<void>;
 
 const hooks = new Map<RedemptionStep, StepHook>();

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Principal } from '../../../core/auth/principal';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
+import { isUniqueViolation, Statement } from '../../../core/db/statement';
 import { AppError, conflict, forbidden, validationError } from '../../../core/errors';
 import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward, StockType } from '../entities/reward';
@@ -90,7 +91,7 @@ export class RedemptionService {
       if (earlier) return claimOf(answer(await settleRedemption(em, earlier, this.calls, requestId)));
       const { catalog, reward } = await catalogOf(em, ask.catalogId);
       const stockTaken = reward?.stockType === StockType.LIMITED;
-      if (!(await takeUnits(em, catalog, 1, stockTaken))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+      if ((await unitsTaken.run(em, unitsOf(catalog, 1, stockTaken))).length === 0) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
       const claimedAt = new Date();
       const redemption = em.create(Redemption, {
         memberId,
@@ -111,6 +112,7 @@ export class RedemptionService {
   private async redeemUnits(ask: UnitsAsked, memberId: string, requestId?: string): Promise<{ redemption: Redemption; codes: RewardCode[] }> {
     let redemption = await this.em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
     if (redemption && !sameAsk(redemption, ask)) throw keyReused(redemption, ask);
+    let reward: Reward | null = null;
     if (!redemption) {
       const found = await catalogOf(this.em, ask.catalogId).catch(async (error: unknown) => {
         // An unknown member is named before an unknown catalog.
@@ -120,47 +122,111 @@ export class RedemptionService {
       const member = await this.calls.member(memberId, memberNeeds(found.catalog), requestId);
       redemption = await this.reserve(ask, memberId, { ...found, member });
       if (!sameAsk(redemption, ask)) throw keyReused(redemption, ask);
+      reward = found.reward;
       await atRedemptionStep('reserved', redemption);
     }
-    return answer(await settleRedemption(this.em, redemption, this.calls, requestId));
+    return answer(await settleRedemption(this.em, redemption, this.calls, requestId, reward ?? undefined));
   }
 
   /**
-   * Step 1, in one transaction: the rules, the PENDING row, the units of stock. A catalog with a limit
-   * per member or a quota counts redemptions: under the member's lock (and the catalog's for a quota,
-   * which counts every member), so that the counts the rules see hold until the commit. One without
-   * either needs no lock: its rules look only at what was read before. A redemption of the same key
-   * committed meanwhile (the key is unique per member) is returned instead, refused by the rules or not
-   * (a refusal caused by that redemption, its stock or its spend, comes after it committed).
+   * Step 1: the rules, then the units and the PENDING row written by one statement (`reserveUnits`). A
+   * catalog with a limit per member or a quota counts redemptions: in one transaction, under the
+   * member's lock (and the catalog's for a quota, which counts every member), so that the counts the
+   * rules see hold until the commit. One without either needs no lock and no transaction: its rules look
+   * only at what was read before, and the statement is atomic. A redemption of the same key committed
+   * meanwhile (the key is unique per member: the statement fails and is undone) is returned instead, as
+   * it is when the rules or the stock refuse (a refusal caused by that redemption, its stock or its
+   * spend, comes after it committed).
    */
-  private reserve(ask: UnitsAsked, memberId: string, { catalog, reward, member }: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption> {
-    return this.em.fork().transactional(async (em) => {
-      const earlierOfKey = () => em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
-      if (catalog.limitPerUser !== null || catalog.quota) {
-        await lockMember(em, memberId);
-        const earlier = await earlierOfKey();
-        if (earlier) return earlier;
-        if (catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${catalog.id}`]);
-      }
-      const reasons = await refusals(em, { catalog, reward, memberId, member, quantity: ask.quantity });
-      if (reasons.length > 0) {
-        const earlier = await earlierOfKey();
-        if (earlier) return earlier;
-        throw refusal(reasons);
-      }
-      const stockTaken = reward?.stockType === StockType.LIMITED;
-      const now = new Date();
-      const [row] = await em.execute(
-        `insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, quantity, stock_taken, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (member_id, idempotency_key) do nothing returning *`,
-        [randomUUID(), memberId, catalog.id, catalog.rewardId, catalog.pointUsage, ask.idempotencyKey, ask.quantity, stockTaken, now, now],
-      );
-      if (!row) return (await earlierOfKey())!;
-      if (!(await takeUnits(em, catalog, ask.quantity, stockTaken))) throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
-      return em.map(Redemption, row);
-    });
+  private async reserve(ask: UnitsAsked, memberId: string, found: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption> {
+    const earlierOfKey = () => this.em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+    try {
+      const reserved = countsRedemptions(found.catalog)
+        ? await this.em.fork().transactional((em) => reserveUnderLocks(em, ask, memberId, found))
+        : await reserveUnits(this.em, ask, memberId, found);
+      if (reserved) return reserved;
+      throw refusal([{ code: RedeemRefusal.OUT_OF_STOCK, message: 'The reward is out of stock' }]);
+    } catch (error) {
+      if (!(error instanceof AppError) && !isUniqueViolation(error)) throw error;
+      const earlier = await earlierOfKey();
+      if (earlier) return earlier;
+      throw error;
+    }
   }
 }
+
+/** Whether the catalog's rules count redemptions (a limit per member, a quota): then they run under locks. */
+const countsRedemptions = (catalog: RewardCatalog) => catalog.limitPerUser !== null || catalog.quota !== null;
+
+/** Step 1 of a catalog whose rules count redemptions, in the caller's transaction: the member's lock, an earlier redemption of the key, the catalog's lock for a quota, the rules, the units. */
+async function reserveUnderLocks(em: EntityManager, ask: UnitsAsked, memberId: string, found: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption | null> {
+  await lockMember(em, memberId);
+  const earlier = await em.findOne(Redemption, { memberId, idempotencyKey: ask.idempotencyKey });
+  if (earlier) return earlier;
+  if (found.catalog.quota) await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`reward.redemption:catalog:${found.catalog.id}`]);
+  return reserveUnits(em, ask, memberId, found);
+}
+
+/** The rules (400 with every reason), then the units taken and counted and the PENDING row, in one statement; null when the units are not there. */
+async function reserveUnits(em: EntityManager, ask: UnitsAsked, memberId: string, { catalog, reward, member }: CatalogAndReward & { member: RedeemingMember }): Promise<Redemption | null> {
+  const reasons = await refusals(em, { catalog, reward, memberId, member, quantity: ask.quantity });
+  if (reasons.length > 0) throw refusal(reasons);
+  const stockTaken = reward?.stockType === StockType.LIMITED;
+  const [row] = await unitsReserved.run<Record<string, unknown>>(em, {
+    ...unitsOf(catalog, ask.quantity, stockTaken),
+    id: randomUUID(),
+    memberId,
+    pointUsage: catalog.pointUsage,
+    idempotencyKey: ask.idempotencyKey,
+  });
+  return row ? em.map(Redemption, row) : null;
+}
+
+/** The parameters of `UNITS_TAKEN`: `quantity` units of the reward's catalog, `take` of them from its stock. */
+type UnitsParams = {
+  catalogId: string;
+  rewardId: string;
+  quantity: number;
+  take: number;
+  stockTaken: boolean;
+};
+
+/**
+ * Two data-modifying CTEs: `quantity` units counted on the reward and the catalog and, when the reward's
+ * stock is LIMITED (`stockTaken`), taken from it with the conditional UPDATE of decrease-stock (`take`
+ * units of a live reward with that many left); `catalog` holds a row only when they were. The reward's
+ * row before the catalog's (the order a code's use and a compensation take them in: the catalog's
+ * update joins the count of the reward's, so that it runs after it): every redeemer of the catalog
+ * waits on those two rows, held until the statement's (or the caller's transaction's) commit.
+ */
+const UNITS_TAKEN = `
+  reward as (
+    update reward.reward set stock = stock - :take::int, redeemed_count = redeemed_count + :quantity::int,
+           updated_at = case when :stockTaken::boolean then now() else updated_at end
+     where id = :rewardId::uuid and (not :stockTaken::boolean or (deleted_at is null and stock_type = 'LIMITED' and stock >= :take::int)) returning id),
+  catalog as (
+    update reward.reward_catalog c set redeemed_count = c.redeemed_count + :quantity::int from (select count(*) as n from reward) as counted
+     where c.id = :catalogId::uuid and (counted.n > 0 or not :stockTaken::boolean) returning c.id)`;
+
+/** The units alone (a grant's, whose redemption the ORM writes COMPLETED in the same transaction): a row when they were taken. */
+const unitsTaken = new Statement<UnitsParams>(`with ${UNITS_TAKEN} select from catalog`);
+
+/** Step 1's writes in one statement: the units, then, only when they were taken, the PENDING redemption. */
+const unitsReserved = new Statement<UnitsParams & { id: string; memberId: string; pointUsage: string; idempotencyKey: string }>(`
+  with ${UNITS_TAKEN}
+  insert into reward.redemption (id, member_id, reward_catalog_id, reward_id, point_usage, idempotency_key, quantity, stock_taken, created_at, updated_at)
+  select :id::uuid, :memberId::uuid, :catalogId::uuid, :rewardId::uuid, :pointUsage::numeric, :idempotencyKey::text, :quantity::int, :stockTaken::boolean, now(), now()
+   where exists (select from catalog)
+  returning *`);
+
+/** The params of `UNITS_TAKEN` for `quantity` units of the catalog. */
+const unitsOf = (catalog: RewardCatalog, quantity: number, stockTaken: boolean): UnitsParams => ({
+  catalogId: catalog.id,
+  rewardId: catalog.rewardId,
+  quantity,
+  take: stockTaken ? quantity : 0,
+  stockTaken,
+});
 
 /** A live catalog and its reward (deleted or not; null: gone). */
 interface CatalogAndReward {
@@ -229,26 +295,6 @@ function memberFor(caller: Principal, memberId: string | undefined): string {
 
 /** UUIDs compare without regard to case, as PostgreSQL compares them. */
 const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/**
- * Counts `quantity` units redeemed on the reward and the catalog (`redeemed_count`, which feeds their
- * stats) and, when `stockTaken`, takes them from the live LIMITED reward's stock with the conditional
- * UPDATE of decrease-stock; false when fewer are left (and nothing is counted). One statement, the
- * reward's row before the catalog's (the order a code's use and a compensation take them in: the
- * catalog's update joins the count of the reward's, so that it runs after it), whose locks every
- * redeemer of the catalog waits on, held until this transaction commits.
- */
-async function takeUnits(em: EntityManager, catalog: RewardCatalog, quantity: number, stockTaken: boolean): Promise<boolean> {
-  const taken = await em.execute(
-    `with reward as (
-       update reward.reward set stock = stock - ?, redeemed_count = redeemed_count + ?, updated_at = case when ? then now() else updated_at end
-        where id = ? and (not ? or (deleted_at is null and stock_type = 'LIMITED' and stock >= ?)) returning id)
-     update reward.reward_catalog c set redeemed_count = c.redeemed_count + ? from (select count(*) as n from reward) as counted
-      where c.id = ? and (counted.n > 0 or not ?) returning c.id`,
-    [stockTaken ? quantity : 0, quantity, stockTaken, catalog.rewardId, stockTaken, quantity, quantity, catalog.id, stockTaken],
-  );
-  return taken.length > 0;
-}
 
 /** What a redemption is asked for: its catalog, units and key. */
 interface UnitsAsked {

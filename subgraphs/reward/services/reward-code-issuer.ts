@@ -63,6 +63,9 @@ export async function issueRewardCodes(em: EntityManager, issue: CodeToIssue, co
     );
     codes.push(...rows.map((row) => em.map(RewardCode, row)));
   }
-  // In the order a redemption's codes are read back (by creation, then id): a repeat answers the same list.
-  return codes.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return inIssueOrder(codes);
 }
+
+/** Codes in the order a redemption's codes are read back (by creation, then id): a repeat answers the same list. */
+export const inIssueOrder = (codes: RewardCode[]): RewardCode[] =>
+  codes.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
