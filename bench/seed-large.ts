@@ -53,6 +53,15 @@ export const COMMON_SEARCH = FIRST_NAMES[0].toLowerCase();
 
 /** SQL of a version 4 UUID derived from `text` (an md5 with the version and variant set): the same on every run. */
 const uuidSql = (text: string) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`;
+/**
+ * SQL of a version 7 UUID at the moment `at` (a timestamptz) whose other bits derive from `text`: the
+ * same on every run, and ordered by time as the platform makes ledger entries' and lots' ids
+ * (`timeOrderedId` in core/ids.ts), so the seeded keys sit in their indexes as a ledger written by the
+ * platform would have put them.
+ */
+const timeOrderedIdSql = (at: string, text: string) =>
+  `(lpad(to_hex((extract(epoch from ${at}) * 1000)::bigint), 12, '0') || '7' || substr(md5(${text}), 1, 3) || '8' || substr(md5(${text}), 4, 15))::uuid`;
+const entryIdSql = (i: string) => timeOrderedIdSql('at', `'bench-tx:' || ${i}`);
 const memberIdSql = (k: string) => uuidSql(`'bench-member:' || ${k}`);
 /** Member number k's id, as memberIdSql makes it. */
 export function memberId(k: number): string {
@@ -104,6 +113,7 @@ export async function seedLarge(databaseUrl: string, scale: LargeScale, log: (li
       if (marker.members !== scale.members || marker.transactions !== scale.transactions) {
         throw new Error(`this database holds a seed of ${marker.members} members and ${marker.transactions} rows, not ${scale.members} and ${scale.transactions}: use another DATA_DIR`);
       }
+      if (!(await seededTimeOrdered(client))) throw new Error('this database was seeded with random (version 4) ledger ids, not time-ordered ones as the platform makes them: use another DATA_DIR');
       return described(scale, marker.seconds, marker.seeded_at, false);
     }
     const started = process.hrtime.bigint();
@@ -120,7 +130,7 @@ export async function seedLarge(databaseUrl: string, scale: LargeScale, log: (li
       const to = Math.min(scale.transactions, from + CHUNK - 1);
       await client.query(
         `insert into point.point_transaction (id, member_id, action_type, amount, purchase_amount, source_by, balance_after, created_at, updated_at)
-         select ${uuidSql(`'bench-tx:' || i`)}, ${memberIdSql('k')},
+         select ${entryIdSql('i')}, ${memberIdSql('k')},
                 case when j % 2 = 1 then 'EARN' else 'SPEND' end, case when j % 2 = 1 then ${EARN} else ${SPEND} end, 0, 'Manual',
                 ${EARN} * ((j + 1) / 2) - ${SPEND} * (j / 2), at, at
            from (${ledgerRowsSql(scale)}) rows`,
@@ -128,7 +138,7 @@ export async function seedLarge(databaseUrl: string, scale: LargeScale, log: (li
       );
       await client.query(
         `insert into point.point_lot (id, member_id, transaction_id, amount, remaining, earned_at, expires_at)
-         select gen_random_uuid(), ${memberIdSql('k')}, ${uuidSql(`'bench-tx:' || i`)}, ${EARN},
+         select ${timeOrderedIdSql('at', `'bench-lot:' || i`)}, ${memberIdSql('k')}, ${entryIdSql('i')}, ${EARN},
                 greatest(0, least(${EARN}, ${EARN} * ((j + 1) / 2) - ${SPEND} * (n / 2))), at, null
            from (${ledgerRowsSql(scale)}) rows where j % 2 = 1`,
         [now, from, to],
@@ -163,6 +173,12 @@ export async function seedLarge(databaseUrl: string, scale: LargeScale, log: (li
   } finally {
     await client.end();
   }
+}
+
+/** Whether the seeded ledger's ids are time-ordered (version 7), as this seed makes them; earlier seeds made version 4 ids. */
+async function seededTimeOrdered(client: Client): Promise<boolean> {
+  const { rows } = await client.query(`select substr(id::text, 15, 1) = '7' as ordered from point.point_transaction where action_type = 'EARN' and source_by = 'Manual' order by created_at limit 1`);
+  return rows.length === 0 || rows[0].ordered;
 }
 
 /** The tables the seed fills, whose indexes and constraints are rebuilt after the load rather than kept during it. */
