@@ -1,5 +1,36 @@
-import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidationError, ValidationOptions, validate } from 'class-validator';
+import { ArrayMaxSize, getMetadataStorage, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy, ValidationError, ValidationOptions, validate } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { FieldError, validationError } from './errors';
+
+/**
+ * class-validator's rules of a class, looked up once per class: its own lookup walks every class that
+ * has rules (for the ones it inherits) on each `validate`, which on a read costs more than the checks
+ * themselves. Rules are declared with their classes, once; should one be added later, every class is
+ * looked up again. Lookups by validation groups are not kept (none of ours use groups).
+ */
+const RULES_KEPT = Symbol.for('loyalty.validation.rulesKeptPerClass');
+function lookUpRulesOncePerClass(): void {
+  const storage = getMetadataStorage() as ReturnType<typeof getMetadataStorage> & { [RULES_KEPT]?: true };
+  if (storage[RULES_KEPT]) return;
+  storage[RULES_KEPT] = true;
+  const lookUp = storage.getTargetValidationMetadatas.bind(storage);
+  const addRule = storage.addValidationMetadata.bind(storage);
+  const rules = new Map<string, WeakMap<Function, ValidationMetadata[]>>();
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (groups?.length) return lookUp(target, schema, always, strictGroups, groups);
+    const options = `${schema}|${always}|${strictGroups}`;
+    let byClass = rules.get(options);
+    if (!byClass) rules.set(options, (byClass = new WeakMap()));
+    let found = byClass.get(target);
+    if (!found) byClass.set(target, (found = lookUp(target, schema, always, strictGroups, groups)));
+    return found;
+  };
+  storage.addValidationMetadata = (metadata) => {
+    rules.clear();
+    addRule(metadata);
+  };
+}
+lookUpRulesOncePerClass();
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {

@@ -1,8 +1,22 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
 
 /** A connection as the ORM's knex client hands it out (node-postgres). */
 interface DriverConnection {
-  query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/** The server-side name of each hot statement's text (callers pass constant texts, so it stays small). */
+const statementNames = new Map<string, string>();
+
+/** A hot statement's name: its text's hash, the same on every connection and in every process. */
+function statementNameOf(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `hot_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 interface DriverClient {
@@ -16,13 +30,16 @@ interface DriverClient {
  * a pooled connection of the ORM's driver. `em.execute` would format the values into the text through
  * knex and MikroORM's query pipeline on every call, which costs about as much CPU as the statement;
  * write paths that run on every request (the ledger's, idempotency claims, lookups by id) use this.
+ * The statement is a named prepared statement: each connection sends and parses its text once, later
+ * calls send only its parameters, and PostgreSQL plans it from the parsed text (the server drops it with
+ * the connection, and re-plans it itself when a table it reads changes).
  * Errors are the driver's (a `code` of PostgreSQL's), not the ORM's exception classes.
  */
 export async function runStatement<Row>(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
   const client = driverClientOf(em);
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query(text, values)).rows as Row[];
+    return (await connection.query({ name: statementNameOf(text), text, values })).rows as Row[];
   } finally {
     await client.releaseConnection(connection);
   }
