@@ -1,6 +1,7 @@
 import { Result } from 'autocannon';
 import { randomInt, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -17,6 +18,8 @@ const SMALL: LargeScale = { members: Number(process.env.BENCH_SMALL_MEMBERS ?? 1
 const LARGE_DATA_DIR = process.env.DATA_DIR ?? join(__dirname, '..', '.data', 'bench-large');
 /** The large database the writes run on, seeded as the reads' one but apart: what the writes add never changes what the reads check. */
 const LARGE_WRITES_DATA_DIR = `${LARGE_DATA_DIR}-writes`;
+/** The writes' large database as its seed left it (stopped, never run on): each run starts from a copy of it. */
+const LARGE_WRITES_SEED_DIR = `${LARGE_WRITES_DATA_DIR}-seed`;
 /** A read of the large database whose request rate falls below this share of the small one's grows with the data. */
 const FLAT_RATIO = 0.5;
 /** The writes' goal (issue 27): the large side's rate, p50 and p99 within this factor of the small side's. */
@@ -388,13 +391,54 @@ function printPlans(plans: Map<string, LoggedPlan[]>): string[] {
   return problems;
 }
 
+/** Copies the stopped data directory `from` to `to` (files, owners and modes as they are) in place of what `to` held; the seconds it took. */
+function copyDataDir(from: string, to: string): number {
+  const started = process.hrtime.bigint();
+  rmSync(to, { recursive: true, force: true });
+  execFileSync('cp', ['-a', '--reflink=auto', from, to]);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/**
+ * Puts the writes' large database in its seeded state before anything of the run starts, so that no run
+ * measures on the pg-boss job rows and outbox rows the earlier runs' writes left: LARGE_WRITES_DATA_DIR
+ * becomes a file copy of LARGE_WRITES_SEED_DIR (timed and printed). Without that pristine copy it seeds
+ * LARGE_WRITES_DATA_DIR (the ledger and the issued codes) through a platform of its own, stops it and
+ * copies it to LARGE_WRITES_SEED_DIR once. A writes database without its pristine copy holds earlier
+ * runs' rows no one can tell from the seed's: refused.
+ */
+async function restoreWrites(startEmbeddedPostgres: (options: { dataDir: string }) => Promise<{ url: string; stop: () => Promise<void> }>): Promise<void> {
+  if (existsSync(LARGE_WRITES_SEED_DIR)) {
+    const seconds = copyDataDir(LARGE_WRITES_SEED_DIR, LARGE_WRITES_DATA_DIR);
+    console.log(`\nThe writes' large database: ${LARGE_WRITES_DATA_DIR} restored from its seeded copy ${LARGE_WRITES_SEED_DIR} (cp -a) in ${seconds.toFixed(1)}s`);
+    return;
+  }
+  if (existsSync(LARGE_WRITES_DATA_DIR)) {
+    throw new Error(`${LARGE_WRITES_DATA_DIR} has no seeded copy ${LARGE_WRITES_SEED_DIR} and may hold earlier runs' writes: remove it, the next run seeds it anew`);
+  }
+  console.log(`\nThe writes' large database: seeding ${LARGE_WRITES_DATA_DIR} as the reads' one, then keeping a copy of it as ${LARGE_WRITES_SEED_DIR}`);
+  const database = await startEmbeddedPostgres({ dataDir: LARGE_WRITES_DATA_DIR });
+  try {
+    const { child, target } = await startTarget({ DATA_DIR: LARGE_WRITES_DATA_DIR });
+    try {
+      await seedLarge(target.databaseUrl, LARGE, (line) => console.log(line));
+      await seedCodes(target.databaseUrl, ISSUED_CODES, () => createCatalog(target, ISSUED_CODES + 1_000_000));
+    } finally {
+      await stopTarget(child);
+    }
+  } finally {
+    await database.stop();
+  }
+  console.log(`  copied to ${LARGE_WRITES_SEED_DIR} in ${copyDataDir(LARGE_WRITES_DATA_DIR, LARGE_WRITES_SEED_DIR).toFixed(1)}s`);
+}
+
 /**
  * The `large` scenario: each read through REST on a small database (1,000 members, 10,000 ledger rows)
  * and on a large one (1,000,000 members, 10,000,000 rows, seeded once under DATA_DIR, default
  * .data/bench-large, and reused), side by side with their ratio; then the writes (`measureWrites`:
  * earn, and redemption of a catalog with ISSUED_CODES codes issued, seeded once too) with their ratios
- * against WRITE_GOAL on a second large database seeded alike (DATA_DIR-writes, reused: the writes add
- * rows the reads' checks would count); then the plan of every statement of each read and write.
+ * against WRITE_GOAL on a second large database seeded alike (DATA_DIR-writes: the writes add rows the
+ * reads' checks would count), restored at the start of every run from its seeded copy (`restoreWrites`); then the plan of every statement of each read and write.
  * Fails when an answer or a write's check is wrong, when a plan reads a big table whole, or when a read
  * expected flat or a write answers at less than half its base's rate.
  */
@@ -412,6 +456,7 @@ export async function largeData(): Promise<boolean> {
     await planLog.disable(); // what an interrupted run may have left
     return { database, planLog };
   };
+  await restoreWrites(startEmbeddedPostgres);
   const databases = [await startLarge(LARGE_DATA_DIR), await startLarge(LARGE_WRITES_DATA_DIR)];
   const [reads, writes] = databases;
   const started: Array<Awaited<ReturnType<typeof startTarget>>> = [];
@@ -442,7 +487,6 @@ export async function largeData(): Promise<boolean> {
 
     const writesTarget = await startTarget({ DATA_DIR: LARGE_WRITES_DATA_DIR });
     started.push(writesTarget);
-    console.log(`\nThe writes' large database: unless ${LARGE_WRITES_DATA_DIR} holds it already, seeding it as the reads' one`);
     const largeWrites: Side = { label: 'large', target: writesTarget.target, seed: await seedLarge(writesTarget.target.databaseUrl, LARGE, (line) => console.log(line)) };
     console.log(describeSeed('large (writes)', largeWrites.seed));
     const codes = await seedCodes(largeWrites.target.databaseUrl, ISSUED_CODES, () => createCatalog(largeWrites.target, ISSUED_CODES + 1_000_000));
