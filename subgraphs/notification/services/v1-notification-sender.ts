@@ -64,6 +64,8 @@ interface EventRow {
    * no order per customer: no per-aggregate lock in the outbox trigger, no stream announcement.
    */
   aggregateId: string | null;
+  /** When it happened, as its payload says: the outbox row's `occurred_at` (a webhook's `created_at`) is the same instant. */
+  occurredAt: string | Date;
 }
 
 /**
@@ -143,6 +145,7 @@ export class V1NotificationSender {
           type: NOTIFICATION.events.sent,
           payload: sentEvent({ id: row.id, title: row.title, channel: row.channel, totalRecipients: row.total_recipients }, row.sent_at),
           aggregateId: row.id,
+          occurredAt: row.sent_at,
         })),
       );
       return rows.length;
@@ -306,8 +309,8 @@ export class V1NotificationSender {
             metadata,
             createdAt: now,
           };
-          events.push({ type: NOTIFICATION.events.created, payload: created, aggregateId: row.customer_id });
-          events.push({ type: NOTIFICATION.events.delivered, payload: outcome(row, null, now), aggregateId: null });
+          events.push({ type: NOTIFICATION.events.created, payload: created, aggregateId: row.customer_id, occurredAt: now });
+          events.push({ type: NOTIFICATION.events.delivered, payload: outcome(row, null, now), aggregateId: null, occurredAt: now });
         }
         await insertEvents(client, events);
       }
@@ -398,7 +401,8 @@ export class V1NotificationSender {
       if (!rowCount) return;
       await addCounts(client, status, [row.notification_id]);
       const type = failure ? NOTIFICATION.events.failed : NOTIFICATION.events.delivered;
-      await insertEvents(client, [{ type, payload: outcome(row, failure?.message ?? null, new Date().toISOString()), aggregateId: null }]);
+      const at = new Date().toISOString();
+      await insertEvents(client, [{ type, payload: outcome(row, failure?.message ?? null, at), aggregateId: null, occurredAt: at }]);
     });
   }
 
@@ -414,7 +418,7 @@ export class V1NotificationSender {
       if (rows.length === 0) return 0;
       await addCounts(client, 'failed', rows.map((row) => row.notification_id));
       const now = new Date().toISOString();
-      await insertEvents(client, rows.map((row) => ({ type: NOTIFICATION.events.failed, payload: outcome(row, 'interrupted while sending', now), aggregateId: null })));
+      await insertEvents(client, rows.map((row) => ({ type: NOTIFICATION.events.failed, payload: outcome(row, 'interrupted while sending', now), aggregateId: null, occurredAt: now })));
       return rows.length;
     });
   }
@@ -454,7 +458,8 @@ async function insertEvents(client: PoolClient, events: EventRow[]): Promise<voi
   if (events.length === 0) return;
   await client.query(
     `insert into notification.outbox_event (id, type, payload, occurred_at, aggregate_id)
-     select gen_random_uuid(), t.type, t.payload::jsonb, now(), t.aggregate from unnest($1::text[], $2::text[], $3::text[]) as t(type, payload, aggregate)`,
-    [events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.aggregateId)],
+     select gen_random_uuid(), t.type, t.payload::jsonb, t.at, t.aggregate
+       from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) as t(type, payload, aggregate, at)`,
+    [events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.aggregateId), events.map((e) => new Date(e.occurredAt).toISOString())],
   );
 }
