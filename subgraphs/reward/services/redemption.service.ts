@@ -24,12 +24,14 @@ export const refusal = (reasons: RedeemReason[]) => new AppError('BAD_REQUEST', 
  * in-process when they run here, else through the supergraph), and the member's and the period's
  * redemptions. A redemption is a saga over this schema and the point domain:
  *
- * 1. reserve (one transaction, under a lock on the member, and on the catalog when it has a quota):
- *    the rules, the PENDING redemption, the units of stock taken by the conditional UPDATE and counted
- *    on the reward and the catalog (the rows every redeemer waits on, last and once);
+ * 1. reserve: the rules, then one statement taking and counting the units on the reward and the
+ *    catalog (the rows every redeemer waits on, once) and writing the PENDING redemption; in a
+ *    transaction under the member's lock (and the catalog's for a quota) only when the rules count
+ *    redemptions;
  * 2. spend the points (`point.spend`), idempotent on `redemption:<id>`, with no transaction of ours open;
- * 3. complete (services/redemption-settlement.ts), one transaction under the redemption's row lock: the
- *    codes, the counts, `reward.claimed`; or, when the point domain refuses, compensate: the units back,
+ * 3. complete (services/redemption-settlement.ts), one statement while it is still PENDING: the codes
+ *    and `reward.claimed`; or, when the point domain refuses, compensate: the units back to the stock
+ *    and off the counts,
  *    FAILED.
  *
  * A process that dies on the way leaves a PENDING redemption that a repeat of the request or the
