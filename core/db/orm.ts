@@ -72,6 +72,7 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
     filters: options.filters ?? {},
     ...(options.serving ? { driverOptions: servingOptions(options.serving) } : {}),
   });
+  if (await isMigrated(orm, options)) return orm;
   await withAdvisoryLock(options.url, `migrate:${options.schema}`, async () => {
     const connection = orm.em.getConnection();
     await connection.execute(`create schema if not exists "${options.schema}"`);
@@ -82,6 +83,22 @@ export async function openDomainOrm(options: DomainDatabaseOptions): Promise<Mik
     });
   });
   return orm;
+}
+
+/**
+ * Whether the domain's schema has recorded every one of its migrations (every start but the first after a
+ * release): one look, without the lock, its connection and the migrator's reading of the catalog. A look
+ * that fails (the first start: no table yet) leaves it to the migrator, under the lock.
+ */
+async function isMigrated(orm: MikroORM<PostgreSqlDriver>, options: DomainDatabaseOptions): Promise<boolean> {
+  const withoutExtension = (name: string) => name.replace(/\.[jt]s$/, '');
+  try {
+    const rows = await orm.em.getConnection().execute<{ name: string }[]>(`select name from "${options.schema}"."mikro_orm_migrations"`);
+    const recorded = new Set(rows.map((row) => withoutExtension(row.name)));
+    return Object.keys(options.migrations).every((name) => recorded.has(withoutExtension(name)));
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `work` while holding a session advisory lock on `key`: one process at a time across the cluster. */

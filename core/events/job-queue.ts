@@ -150,9 +150,28 @@ export async function stopJobQueue(boss: PgBoss): Promise<void> {
   await db?.close();
 }
 
-/** Creates the queue with its dead-letter queue, or brings an existing one to the policy. */
+/**
+ * Creates the queue with its dead-letter queue, or brings an existing one to the policy. A queue already
+ * as asked (every start but the first) costs one look, without the cluster-wide lock and its connection.
+ */
 export async function ensureQueue(boss: PgBoss, databaseUrl: string, name: string, retry: RetryPolicy): Promise<void> {
+  if (await isDefined(boss, name, retry)) return;
   await withAdvisoryLock(databaseUrl, 'pgboss:setup', () => defineQueue(boss, name, retry));
+}
+
+/** Whether the queue has this policy and its dead-letter queue exists. */
+async function isDefined(boss: PgBoss, name: string, retry: RetryPolicy): Promise<boolean> {
+  const deadLetter = deadLetterQueueOf(name);
+  const [queue, deadLetterQueue] = await Promise.all([boss.getQueue(name), boss.getQueue(deadLetter)]);
+  return (
+    deadLetterQueue !== null &&
+    queue?.policy === 'standard' &&
+    queue.retryLimit === retry.retryLimit &&
+    queue.retryDelay === retry.retryDelay &&
+    queue.retryBackoff === true &&
+    queue.retentionMinutes === RETENTION_MINUTES &&
+    queue.deadLetter === deadLetter
+  );
 }
 
 async function defineQueue(boss: PgBoss, name: string, retry: RetryPolicy): Promise<void> {

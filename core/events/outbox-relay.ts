@@ -42,8 +42,12 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
   let running: Promise<number> | undefined;
 
   const lockKey = `outbox:${schema}`;
+  // An idle outbox costs one look at its index of unpublished events, not a lock and a transaction: an
+  // event committed just after the look is drained at the next tick.
+  const pending = `select exists (select 1 from ${schema}.outbox_event where published_at is null) as pending`;
   const drainOnce = () =>
     withHeldClient(pool, async (client) => {
+      if (!(await client.query(pending)).rows[0].pending) return 0;
       if (!(await client.query('select pg_try_advisory_lock(hashtext($1)) as locked', [lockKey])).rows[0].locked) return 0;
       // Begun after the lock is held: this transaction's jobs are created after the previous drain's. A
       // failed client is closed (withHeldClient), which releases a lock its failure left held.
