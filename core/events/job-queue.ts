@@ -38,13 +38,35 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, queues:
   const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
   connections.set(boss, db);
   boss.on('error', (error) => logFailure(logger, error, 'job queue error'));
-  await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
-    await boss.start();
-    await db.executeSql(`do $$ begin if to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is null then ${leaseIndexSql(JOB_QUEUE_SCHEMA)}; end if; end $$`);
-    for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
-  });
+  if (queues.length === 0 && (await isInstalled(db))) await boss.start();
+  else {
+    await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
+      await boss.start();
+      await db.executeSql(`do $$ begin if to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is null then ${leaseIndexSql(JOB_QUEUE_SCHEMA)}; end if; end $$`);
+      for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
+    });
+  }
   db.leases.start();
   return boss;
+}
+
+/** The schema version of the pg-boss we run. */
+const PG_BOSS_SCHEMA_VERSION = (require('pg-boss/version.json') as { schema: number }).schema;
+
+/**
+ * Whether the job queue's schema is installed at our pg-boss's version, with our lease index: then a
+ * start (every one but a new database's first) changes nothing and needs neither the cluster-wide lock
+ * nor its connection. Any doubt (no schema yet) takes the locked path.
+ */
+async function isInstalled(db: JobQueueConnections): Promise<boolean> {
+  try {
+    const { rows } = await db.executeSql(
+      `select (select version from ${JOB_QUEUE_SCHEMA}.version) as version, to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is not null as leased`,
+    );
+    return Number(rows[0].version) === PG_BOSS_SCHEMA_VERSION && rows[0].leased === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
