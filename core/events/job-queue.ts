@@ -38,14 +38,14 @@ export async function startJobQueue(databaseUrl: string, logger: Logger, queues:
   const boss = new PgBoss({ db, schema: JOB_QUEUE_SCHEMA });
   connections.set(boss, db);
   boss.on('error', (error) => logFailure(logger, error, 'job queue error'));
-  if (queues.length === 0 && (await isInstalled(db))) await boss.start();
+  if (await isInstalled(db)) await boss.start();
   else {
     await withAdvisoryLock(databaseUrl, 'pgboss:setup', async () => {
       await boss.start();
       await db.executeSql(`do $$ begin if to_regclass('${JOB_QUEUE_SCHEMA}.job_lease_idx') is null then ${leaseIndexSql(JOB_QUEUE_SCHEMA)}; end if; end $$`);
-      for (const name of queues) await defineQueue(boss, name, DEFAULT_RETRY);
     });
   }
+  for (const name of queues) await ensureQueue(boss, databaseUrl, name, DEFAULT_RETRY);
   db.leases.start();
   return boss;
 }
