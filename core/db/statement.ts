@@ -19,7 +19,8 @@ function statementNameOf(text: string): string {
   return name;
 }
 
-interface DriverClient {
+/** Hands out driver connections: the ORM's pool, or a transaction's own connection. */
+export interface DriverClient {
   acquireConnection(): Promise<DriverConnection>;
   releaseConnection(connection: DriverConnection): Promise<unknown> | unknown;
 }
@@ -35,8 +36,12 @@ interface DriverClient {
  * the connection, and re-plans it itself when a table it reads changes).
  * Errors are the driver's (a `code` of PostgreSQL's), not the ORM's exception classes.
  */
-export async function runStatement<Row>(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
-  const client = driverClientOf(em);
+export function runStatement<Row>(em: EntityManager, text: string, values: unknown[]): Promise<Row[]> {
+  return runStatementOn<Row>(driverClientOf(em), text, values);
+}
+
+/** `runStatement` on a connection of `client`. */
+export async function runStatementOn<Row>(client: DriverClient, text: string, values: unknown[]): Promise<Row[]> {
   const connection = await client.acquireConnection();
   try {
     return (await connection.query({ name: statementNameOf(text), text, values })).rows as Row[];
@@ -51,8 +56,11 @@ export async function runStatement<Row>(em: EntityManager, text: string, values:
  */
 function driverClientOf(em: EntityManager): DriverClient {
   const transaction = em.getTransactionContext<{ client: DriverClient }>();
-  return transaction ? transaction.client : em.getConnection().getKnex().client;
+  return transaction ? transaction.client : poolOf(em);
 }
+
+/** The ORM's pool of driver connections, outside any transaction. */
+export const poolOf = (em: EntityManager): DriverClient => em.getConnection().getKnex().client;
 
 /**
  * A hot statement written once with named parameters, `:memberId` (a colon after a space, `(` or `,`,

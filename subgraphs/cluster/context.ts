@@ -1,7 +1,7 @@
 import { EntityDictionary, EntityManager } from '@mikro-orm/postgresql';
 import { BatchLoader } from '../../core/batch-loader';
-import { arrayLiteral } from '../../core/db/array-literal';
-import { columnsOf, readRows, tableOf, viewOf } from '../../core/db/row-lookup';
+import { readRowsByIds } from '../../core/db/coalesced-read';
+import { columnsOf, tableOf, viewOf } from '../../core/db/row-lookup';
 import { INCLUDING_DELETED } from '../../core/db/soft-deletable';
 import { RequestContext } from '../../core/context';
 import { isRecordId } from '../../core/ids';
@@ -22,7 +22,7 @@ let placedTiersSql: string | undefined;
 const placedTiersOf = (em: EntityManager) =>
   (placedTiersSql ??= `select p.member_id as placed_member_id, ${columnsOf(em, Tier, 't')}
      from cluster.tier_projection p left join ${tableOf(em, Tier)} t on t.id = p.tier_id and t.deleted_at is null
-    where p.member_id = any(?::uuid[])`);
+    where p.member_id = any($1::uuid[])`);
 
 /**
  * The tiers of members: one statement for a page of placed members (their projections with their
@@ -35,7 +35,7 @@ const placedTiersOf = (em: EntityManager) =>
 export async function tiersOfMembers(em: EntityManager, members: MemberReference[]): Promise<Map<MemberReference, Tier | null>> {
   const ids = [...new Set(members.map((member) => member.id.toLowerCase()))].filter(isRecordId);
   if (ids.length === 0) return new Map();
-  const placed = await readRows<EntityDictionary<Tier> & { placed_member_id: string }>(em, placedTiersOf(em), [arrayLiteral(ids)]);
+  const placed = await readRowsByIds<EntityDictionary<Tier> & { placed_member_id: string }>(em, placedTiersOf(em), ids, 'placed_member_id');
   const tierOf = new Map(placed.map(({ placed_member_id, ...tier }) => [placed_member_id, tier.id === null ? null : viewOf(em, Tier, tier as EntityDictionary<Tier>)]));
   const waiting = members.filter((member) => isRecordId(member.id) && !tierOf.has(member.id.toLowerCase()) && member.projectedTierId);
   if (waiting.length > 0) {

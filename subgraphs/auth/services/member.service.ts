@@ -1,6 +1,7 @@
 import { EntityDictionary, EntityManager, raw, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import QRCode from 'qrcode';
-import { columnsOf, readRows, RowLookup, tableOf, viewOf } from '../../../core/db/row-lookup';
+import { readRowsByIds } from '../../../core/db/coalesced-read';
+import { columnsOf, RowLookup, tableOf, viewOf } from '../../../core/db/row-lookup';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { arrayLiteral } from '../../../core/db/array-literal';
 import { notFound, unauthenticated } from '../../../core/errors';
@@ -32,7 +33,7 @@ let memberViewSql: string | undefined;
 const memberViewSqlOf = (em: EntityManager) =>
   (memberViewSql ??= `select ${columnsOf(em, Member, 'm')}, mt.tier_id as projected_tier_id
      from ${tableOf(em, Member)} m left join auth.member_tier mt on mt.member_id = m.id
-    where m.id = ? and m.deleted_at is null`);
+    where m.id = any($1::uuid[]) and m.deleted_at is null`);
 
 /** Members: chat-app login, profiles, identity QR codes, staff-side creation and updates. */
 export class MemberService {
@@ -77,7 +78,7 @@ export class MemberService {
    * projection comes with it: a customer read asks for it on behalf of the cluster's `tier`.
    */
   async view(id: string): Promise<MemberView> {
-    const [row] = await readRows<EntityDictionary<Member> & { projected_tier_id: string | null }>(this.em, memberViewSqlOf(this.em), [id]);
+    const [row] = await readRowsByIds<EntityDictionary<Member> & { projected_tier_id: string | null }>(this.em, memberViewSqlOf(this.em), [id], 'id');
     if (!row) throw notFound('Member', id);
     const { projected_tier_id: projectedTierId, ...member } = row;
     return Object.assign(viewOf(this.em, Member, member as EntityDictionary<Member>), { projectedTierId });

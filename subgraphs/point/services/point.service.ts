@@ -2,8 +2,7 @@ import { timeOrderedId } from '../../../core/ids';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Principal } from '../../../core/auth/principal';
 import { BatchLoader } from '../../../core/batch-loader';
-import { arrayLiteral } from '../../../core/db/array-literal';
-import { readRows } from '../../../core/db/row-lookup';
+import { readRowsByIds } from '../../../core/db/coalesced-read';
 import { AppError } from '../../../core/errors';
 import { tallyTotal } from '../../../core/db/tally';
 import { findPage, Page } from '../../../core/pagination';
@@ -25,7 +24,7 @@ const standingsSql = (sums: boolean) => `select m.id::text as member_id,
           sums
             ? `,
         s.earned, s.earned_purchase, s.burned, s.burned_purchase
-   from unnest(?::uuid[]) as m(id)
+   from unnest($1::uuid[]) as m(id)
    left join point.point_balance b on b.member_id = m.id
    cross join lateral (select coalesce(sum(t.amount) filter (where t.action_type = 'EARN'), 0)::text as earned,
                               coalesce(sum(t.purchase_amount) filter (where t.action_type = 'EARN'), 0)::text as earned_purchase,
@@ -33,7 +32,7 @@ const standingsSql = (sums: boolean) => `select m.id::text as member_id,
                               coalesce(sum(t.purchase_amount) filter (where t.action_type = 'SPEND'), 0)::text as burned_purchase
                          from point.point_transaction t where t.member_id = m.id and t.action_type in ('EARN', 'SPEND')) s`
             : `
-   from unnest(?::uuid[]) as m(id)
+   from unnest($1::uuid[]) as m(id)
    left join point.point_balance b on b.member_id = m.id`
         }`;
 const STANDINGS = { current: standingsSql(false), withSums: standingsSql(true) };
@@ -104,7 +103,7 @@ export class PointService {
     const asked = keys.map((key) => key.split(' ') as [string, string]);
     const memberIds = [...new Set(asked.map(([, memberId]) => memberId.toLowerCase()))];
     const sums = asked.some(([part]) => part !== CURRENT);
-    const rows = await readRows<StandingRow>(this.em, sums ? STANDINGS.withSums : STANDINGS.current, [arrayLiteral(memberIds)]);
+    const rows = await readRowsByIds<StandingRow>(this.em, sums ? STANDINGS.withSums : STANDINGS.current, memberIds, 'member_id');
     const byMember = new Map(rows.map((row) => [row.member_id, row]));
     return new Map(
       asked.map(([part, memberId], index) => {
