@@ -6,6 +6,8 @@ import { CONNECTIONS, drained, DURATION_SECONDS, p99Ratio, ratio, run, Target, W
 
 /** Ledger entries of the customer the read scenario reads (its lifetime sums cover them all). */
 const READ_ENTRIES = Number(process.env.BENCH_V1_READ_ENTRIES ?? 200);
+/** Customers the diagnostic beside the v1 customer read reads in turn. */
+const SPREAD_CUSTOMERS = Number(process.env.BENCH_V1_SPREAD_CUSTOMERS ?? 20);
 /** Rows of each batch award, and how many batches are timed (each a fresh Idempotency-Key). */
 const BATCH_ROWS = 1_000;
 const BATCHES = Number(process.env.BENCH_V1_BATCHES ?? 5);
@@ -50,19 +52,28 @@ export async function prepareCustomerRead(target: Target, pool: Pool): Promise<{
      values ($1, 'Bench tier', 'bench', 1, '{}', true, false, now(), now())`,
     [randomUUID()],
   );
-  const created = await call(target, 'POST', '/api/v1/customers', { name: 'Bench reader', email: `bench-${randomUUID()}@example.com` });
-  expectStatus('POST /api/v1/customers', created, 200);
-  const id: string = created.body.data.id;
-  const awards = Array.from({ length: READ_ENTRIES }, (_, index) => ({ customer_id: id, points: 10 + (index % 7), reason: `bench ${index}` }));
-  expectStatus('batch award', await call(target, 'POST', '/api/v1/points/batch-award', { awards }, { 'idempotency-key': randomUUID() }), 200);
+  const [id] = await customersToRead(target, pool, 1);
+  return { id, path: `/api/v1/customers/${id}?include=points,tier` };
+}
+
+/** `count` customers made as `prepareCustomerRead` makes one (in the tiers there are), once the cluster has placed them all. */
+async function customersToRead(target: Target, pool: Pool, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const created = await call(target, 'POST', '/api/v1/customers', { name: 'Bench reader', email: `bench-${randomUUID()}@example.com` });
+    expectStatus('POST /api/v1/customers', created, 200);
+    const id: string = created.body.data.id;
+    const awards = Array.from({ length: READ_ENTRIES }, (_, entry) => ({ customer_id: id, points: 10 + (entry % 7), reason: `bench ${entry}` }));
+    expectStatus('batch award', await call(target, 'POST', '/api/v1/points/batch-award', { awards }, { 'idempotency-key': randomUUID() }), 200);
+    ids.push(id);
+  }
   // The cluster places a new customer when it consumes customer.created (until then the read shows the promised entry tier): wait for it.
   for (let tries = 0; ; tries++) {
-    const { rowCount } = await pool.query('select 1 from cluster.tier_projection where member_id = $1', [id]);
-    if (rowCount) break;
-    if (tries === 100) throw new Error(`the cluster never placed customer ${id}`);
+    const { rows } = await pool.query('select count(*)::int as placed from cluster.tier_projection where member_id = any($1::uuid[])', [ids]);
+    if (rows[0].placed === ids.length) return ids;
+    if (tries === 100) throw new Error(`the cluster never placed customers ${ids.join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { id, path: `/api/v1/customers/${id}?include=points,tier` };
 }
 
 /**
@@ -94,16 +105,41 @@ export async function v1CustomerRead(target: Target, pool: Pool): Promise<boolea
     await load('baseline: express + jose + pg', `${target.baselineUrl}/baseline/v1/customers/${id}`),
     await load('platform, one process', `${target.restUrl}${path}`),
   ];
-  console.log(`\nGET /api/v1/customers/{id}?include=points,tier (${READ_ENTRIES} ledger entries), ${CONNECTIONS} connections, ${DURATION_SECONDS}s each\n`);
+  printReads(`GET /api/v1/customers/{id}?include=points,tier (${READ_ENTRIES} ledger entries), ${CONNECTIONS} connections, ${DURATION_SECONDS}s each`, results, problems);
+  // A diagnostic beside it (not a goal): each request reads the next of SPREAD_CUSTOMERS customers, so
+  // that the reads running at one moment ask different ids (one customer's reads share their statements).
+  const spread = await customersToRead(target, pool, SPREAD_CUSTOMERS);
+  const spreadLoad = async (name: string, base: string, pathOf: (customerId: string) => string): Promise<[string, Result]> => {
+    if (!(await drained(target.databaseUrl))) console.log(`${name}: measured with the event consumers' backlog of the work before it not drained`);
+    let next = 0;
+    const options = (duration: number) => ({
+      url: base,
+      connections: CONNECTIONS,
+      duration,
+      headers: { authorization: `Bearer ${target.token}` },
+      requests: [{ method: 'GET' as const, setupRequest: (request: any) => ({ ...request, path: pathOf(spread[next++ % spread.length]) }) }],
+    });
+    await run(options(WARM_UP_SECONDS));
+    return [name, await run(options(DURATION_SECONDS))];
+  };
+  printReads(`the same read of ${SPREAD_CUSTOMERS} customers in turn (diagnostic)`, [
+    await spreadLoad('baseline: express + jose + pg', target.baselineUrl, (customerId) => `/baseline/v1/customers/${customerId}`),
+    await spreadLoad('platform, one process', target.restUrl, (customerId) => `/api/v1/customers/${customerId}?include=points,tier`),
+  ], problems);
+  console.log(problems.length === 0 ? 'v1 customer read: PASS (platform and baseline agree)' : `v1 customer read: FAIL (${problems.join('; ')})`);
+  return problems.length === 0;
+}
+
+/** Prints a read's baseline and platform sides with their ratios; a non-2xx answer is a problem. */
+function printReads(title: string, results: Array<[string, Result]>, problems: string[]): void {
+  console.log(`\n${title}\n`);
   console.log('scenario                              req/s     p50 ms   p99 ms   non-2xx');
   for (const [name, result] of results) {
     console.log(`${name.padEnd(36)} ${result.requests.average.toFixed(0).padStart(7)} ${String(result.latency.p50).padStart(9)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(9)}`);
-    if (result.non2xx > 0 || result.errors > 0) problems.push(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0) problems.push(`${title}, ${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
   const [[, baseline], [, platform]] = results;
   console.log(`\nplatform / baseline: request rate ${ratio(platform.requests.average, baseline.requests.average)}, p99 latency ${p99Ratio(platform, baseline)}`);
-  console.log(problems.length === 0 ? 'v1 customer read: PASS (platform and baseline agree)' : `v1 customer read: FAIL (${problems.join('; ')})`);
-  return problems.length === 0;
 }
 
 /** Milliseconds of `work`. */
