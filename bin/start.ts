@@ -85,11 +85,12 @@ function announceReady(restUrl: string, gatewayUrl: string, workers: number): vo
 
 async function runPlatform(logger: Logger): Promise<void> {
   guardProcess(logger);
-  const platform = await startPlatform(loadPlatformConfig());
+  const config = loadPlatformConfig();
+  const platform = await startPlatform(config);
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);
   else announceReady(platform.restUrl, platform.gatewayUrl, 1);
-  onShutdown(logger, [platform.close]);
+  onShutdown(logger, [platform.close], config.deadlines.shutdownDelayMs);
 }
 
 main().catch((error) => {

@@ -53,12 +53,15 @@ export interface Config {
 
 /**
  * How long a request may take before it answers 503 (REQUEST_TIMEOUT_MS, 30 s; also each database
- * statement's and idle transaction's limit), and how long it waits for a database connection of its
- * domain's pool (DATABASE_POOL_WAIT_MS, 10 s).
+ * statement's and idle transaction's limit), how long it waits for a database connection of its
+ * domain's pool (DATABASE_POOL_WAIT_MS, 10 s), and how long a process stopping answers `/readyz` with
+ * 503 while it still serves, before its servers drain (SHUTDOWN_DELAY_SECONDS, 0: time for a load
+ * balancer to take it out).
  */
 export interface Deadlines {
   requestMs: number;
   poolWaitMs: number;
+  shutdownDelayMs: number;
 }
 
 export type TrustProxy = false | number | string[];
@@ -100,11 +103,19 @@ export function parsePort(env: Env, name: string, fallback: number, problems: st
 }
 
 export function parsePositiveInt(env: Env, name: string, fallback: number, problems: string[]): number {
+  return parseIntegerFrom(env, name, fallback, problems, 1);
+}
+
+function parseNonNegativeInt(env: Env, name: string, fallback: number, problems: string[]): number {
+  return parseIntegerFrom(env, name, fallback, problems, 0);
+}
+
+function parseIntegerFrom(env: Env, name: string, fallback: number, problems: string[], least: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    problems.push(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < least) {
+    problems.push(`${name} must be ${least === 1 ? 'a positive' : 'a non-negative'} integer, got "${raw}"`);
     return fallback;
   }
   return value;
@@ -269,6 +280,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
   const deadlines = {
     requestMs: parsePositiveInt(env, 'REQUEST_TIMEOUT_MS', 30_000, problems),
     poolWaitMs: parsePositiveInt(env, 'DATABASE_POOL_WAIT_MS', 10_000, problems),
+    shutdownDelayMs: parseNonNegativeInt(env, 'SHUTDOWN_DELAY_SECONDS', 0, problems) * 1000,
   };
   if (problems.length > 0) throw new ConfigError(problems);
 

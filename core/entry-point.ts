@@ -29,7 +29,7 @@ export function runPart(
     const { address, family } = server.server.address() as AddressInfo;
     const host = family === 'IPv6' ? `[${address}]` : address;
     logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);
-    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), database.stop]);
+    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), database.stop], config.deadlines.shutdownDelayMs);
   })().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

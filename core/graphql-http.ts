@@ -1,6 +1,6 @@
 import { ApolloServer, BaseContext } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { readinessRoute } from './db/readiness';
+import { livenessRoute, readinessRoute } from './db/readiness';
 import express, { Express, RequestHandler } from 'express';
 import { GraphQLFormattedError } from 'graphql';
 import { randomUUID } from 'node:crypto';
@@ -71,6 +71,7 @@ export async function serveGraphql<TContext extends BaseContext>(
 ): Promise<RunningServer> {
   await apollo.start();
   app.get('/healthz', (_request, response) => void response.json({ ok: true }));
+  app.get('/livez', livenessRoute);
   app.get('/readyz', readinessRoute(serving.ready ?? (async () => true)));
   const guard: RequestHandler[] = serving.guard ? [serving.guard] : [];
   const contextOf = ({ req }: { req: express.Request }) =>

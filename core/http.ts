@@ -41,12 +41,23 @@ export function listenServer(server: Server, port: number, host = '127.0.0.1'): 
   });
 }
 
-/** Runs the given steps once, in order, on SIGTERM or SIGINT, then exits. */
-export function onShutdown(logger: Logger, steps: Array<() => Promise<void>>): void {
-  let stopping = false;
+/** Whether this process has begun to stop: from then on its `/readyz` answers 503 (core/db/readiness.ts). */
+let stopping = false;
+export const isStopping = (): boolean => stopping;
+
+/**
+ * Runs the given steps once, in order, on SIGTERM or SIGINT, then exits. First the process says it is
+ * stopping (`/readyz` 503) and goes on serving for `delayMs` (SHUTDOWN_DELAY_SECONDS), so that a load
+ * balancer takes it out before its servers drain and refuse new connections.
+ */
+export function onShutdown(logger: Logger, steps: Array<() => Promise<void>>, delayMs = 0): void {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    if (delayMs > 0) {
+      logger.info({ signal, delayMs }, 'shutting down: not ready, still serving');
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     for (const step of steps) {
       try {

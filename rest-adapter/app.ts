@@ -10,7 +10,7 @@ import { Caller, OperationExecutor } from '../core/graphql-http';
 import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { MAX_NESTING, nestedDeeperThan } from '../core/validation';
 import { isUnavailable, logFailure, unavailable } from '../core/unavailable';
-import { readinessRoute } from '../core/db/readiness';
+import { livenessRoute, readinessRoute } from '../core/db/readiness';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { signedDownload } from './signed-download';
@@ -77,6 +77,7 @@ export function createRestApp(options: RestAppOptions): Express {
     const healthy = await gatewayHealthy();
     res.status(healthy ? 200 : 503).json({ statusCode: healthy ? 200 : 503, data: { status: healthy ? 'ok' : 'unavailable' } });
   });
+  app.get('/livez', livenessRoute);
   app.get('/readyz', readinessRoute(options.ready ?? gatewayHealthy));
   app.use(V1_BASE, apiKeyCredential(gateway));
   // Registration of OAuth clients takes every Bearer credential with the admin scope (contract section 3).

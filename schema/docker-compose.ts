@@ -11,6 +11,19 @@ const HEADER = `# Generated from subgraphs/registry.ts by \`npm run schema\`; \`
 
 const passThrough = (names: readonly string[]) => names.map((name) => `      ${name}: \${${name}:-}`);
 
+/** A part is healthy while its `/readyz` answers 200 (database reachable, not stopping); the image has node, not curl. */
+const healthcheck = (port: number | string) => [
+  '    healthcheck:',
+  `      test: ["CMD", "node", "-e", "fetch('http://127.0.0.1:${port}/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]`,
+  '      interval: 5s',
+  '      timeout: 3s',
+  '      start_period: 60s',
+  '      retries: 3',
+];
+
+/** Waits for each named service to be healthy. */
+const dependsOnHealthy = (names: readonly string[]) => ['    depends_on:', ...names.flatMap((name) => [`      ${name}:`, '        condition: service_healthy'])];
+
 /** docker-compose.yml for the registered domains, the gateway and the REST adapter. */
 export function dockerCompose(modules: readonly DomainModule<any, any>[]): string {
   const names = modules.map((module) => module.contract.name);
@@ -30,9 +43,8 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
       `      - ${name}-data:/data`,
       // Object storage (core/storage/object-storage.ts: report files) is shared by every part: the analytics job writes, the REST adapter serves.
       '      - objects:/data/objects',
-      '    depends_on:',
-      '      postgres:',
-      '        condition: service_healthy',
+      ...healthcheck(module.defaultPort),
+      ...dependsOnHealthy(['postgres']),
       '',
     ];
   });
@@ -54,6 +66,7 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '    STREAM_MAX_PER_MEMBER: ${STREAM_MAX_PER_MEMBER:-5}',
     '    STREAM_MAX_OPEN: ${STREAM_MAX_OPEN:-10000}',
     '    PUBLIC_URL: ${PUBLIC_URL:-http://localhost:3000}',
+    '    SHUTDOWN_DELAY_SECONDS: ${SHUTDOWN_DELAY_SECONDS:-0}',
     '    GATEWAY_URL: http://gateway:4000/graphql',
     '',
     'services:',
@@ -82,8 +95,8 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     ...modules.map((module) => `      ${module.contract.name.toUpperCase()}_URL: http://${module.contract.name}:${module.defaultPort}/graphql`),
     '    ports:',
     '      - "4000:4000"',
-    '    depends_on:',
-    ...names.map((name) => `      - ${name}`),
+    ...healthcheck(4000),
+    ...dependsOnHealthy(names),
     '',
     '  rest:',
     '    <<: *platform',
@@ -97,8 +110,8 @@ export function dockerCompose(modules: readonly DomainModule<any, any>[]): strin
     '    volumes:',
     '      - rest-data:/data',
     '      - objects:/data/objects',
-    '    depends_on:',
-    '      - gateway',
+    ...healthcheck(3000),
+    ...dependsOnHealthy(['gateway']),
     '',
     'volumes:',
     '  postgres-data:',

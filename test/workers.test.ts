@@ -60,6 +60,8 @@ beforeAll(async () => {
       CLUSTER_PORT: clusterPort,
       LOG_LEVEL: 'info',
       PASSWORD_SCRYPT_COST: '1024',
+      // Each worker, once told to stop, answers /readyz 503 and goes on serving for this long, then drains.
+      SHUTDOWN_DELAY_SECONDS: '5',
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
     },
@@ -125,7 +127,13 @@ it('forks a worker killed with SIGKILL again after a pause of 1 s, logging why i
   expect(response.status).toBe(200);
 }, PLATFORM_START_TIMEOUT_MS + 30_000);
 
-it('runs the platform in one worker per WORKERS, serving requests from each, and stops them all on SIGTERM', async () => {
+/** The status of GET `url` on a new connection (the workers take connections in turn), with its `data.status`. */
+const probe = async (url: string) => {
+  const response = await fetch(url, { headers: { connection: 'close' } });
+  return `${response.status} ${((await response.json()) as any).data?.status}`;
+};
+
+it('runs the platform in one worker per WORKERS, serving requests from each, and stops them all on SIGTERM, not ready before they drain', async () => {
   const ready = await logLine((line) => line.msg === 'platform ready');
   await logLine((line) => line.msg === 'platform ready' && line.pid !== ready.pid);
   // The workers serving now: a worker killed by the test before is not among them.
@@ -145,9 +153,20 @@ it('runs the platform in one worker per WORKERS, serving requests from each, and
   }
   expect(servedBy).toEqual(readyPids);
 
+  const gateway = new URL(ready.graphql).origin;
+  for (const base of [ready.rest, gateway]) {
+    expect(await probe(`${base}/livez`)).toBe('200 alive');
+    expect(await probe(`${base}/readyz`)).toBe('200 ready');
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
+  // Within SHUTDOWN_DELAY_SECONDS: not ready (a load balancer takes the workers out), yet alive and serving.
+  await waitFor(async () => (await probe(`${ready.rest}/readyz`)) === '503 stopping' && (await probe(`${gateway}/readyz`)) === '503 stopping', 'the workers not ready', 4_000);
+  expect(await probe(`${ready.rest}/livez`)).toBe('200 alive');
+  expect((await fetch(`${ready.rest}/auth/api/consents/current`, { headers: { connection: 'close' } })).status).toBe(200);
   expect(await exited).toBe(0);
+  const delayed = lines.filter((line) => line.msg === 'shutting down: not ready, still serving').map((line) => line.pid);
+  expect(new Set(delayed)).toEqual(readyPids);
   const stopped = lines.filter((line) => line.msg === 'stopped').map((line) => line.pid);
   expect(new Set(stopped)).toEqual(new Set([...readyPids, child.pid]));
 }, 120_000);

@@ -1,5 +1,6 @@
 import { RequestHandler } from 'express';
 import { Pool } from 'pg';
+import { isStopping } from '../http';
 import { RETRY_AFTER_UNAVAILABLE_SECONDS } from '../unavailable';
 
 /** How long a readiness probe waits for the database before it says not ready. */
@@ -29,11 +30,17 @@ export class DatabaseReadiness {
   }
 }
 
-/** `GET /readyz`: 200 while `ready` says so, else 503 with Retry-After (a load balancer takes the process out meanwhile). */
+/**
+ * `GET /readyz`: 200 while `ready` says so and the process is not stopping, else 503 with Retry-After (a
+ * load balancer takes the process out meanwhile): `stopping` once it has begun to shut down.
+ */
 export const readinessRoute =
   (ready: () => Promise<boolean>): RequestHandler =>
   async (_req, res) => {
-    const isReady = await ready();
-    if (!isReady) res.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
-    res.status(isReady ? 200 : 503).json({ statusCode: isReady ? 200 : 503, data: { status: isReady ? 'ready' : 'unavailable' } });
+    const status = isStopping() ? 'stopping' : (await ready()) ? 'ready' : 'unavailable';
+    if (status !== 'ready') res.set('Retry-After', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
+    res.status(status === 'ready' ? 200 : 503).json({ statusCode: status === 'ready' ? 200 : 503, data: { status } });
   };
+
+/** `GET /livez`: 200 while the process runs and answers HTTP, whatever its database does (a restart is no cure for an outage). */
+export const livenessRoute: RequestHandler = (_req, res) => void res.json({ statusCode: 200, data: { status: 'alive' } });

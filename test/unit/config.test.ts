@@ -15,6 +15,7 @@ describe('configuration', () => {
         JWT_SECRET: 'short',
         BOOTSTRAP_ADMIN_EMAIL: 'a@b.co',
         PASSWORD_SCRYPT_COST: '1000',
+        SHUTDOWN_DELAY_SECONDS: '-1',
       });
     expect(attempt).toThrow(ConfigError);
     try {
@@ -26,6 +27,7 @@ describe('configuration', () => {
       expect(message).toContain('JWT_SECRET must be at least 32 characters');
       expect(message).toContain('BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD must be set together');
       expect(message).toContain('PASSWORD_SCRYPT_COST must be a power of two');
+      expect(message).toContain('SHUTDOWN_DELAY_SECONDS must be a non-negative integer, got "-1"');
     }
   });
 
@@ -51,5 +53,7 @@ describe('configuration', () => {
     expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
     expect(config.rateLimit.standardPerHour).toBe(1000);
     expect(config.passwordScryptCost).toBe(131072);
+    expect(config.deadlines.shutdownDelayMs).toBe(0);
+    expect(loadConfig({ DATA_DIR: tempDir(), SHUTDOWN_DELAY_SECONDS: '15' }).deadlines.shutdownDelayMs).toBe(15_000);
   });
 });
