@@ -39,7 +39,7 @@ async function startWorkers(databaseUrl: string): Promise<{ child: ChildProcess;
   for (const module of MODULES) ports[`${module.contract.name.toUpperCase()}_PORT`] = String(await freePort());
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...ports, JWT_SECRET, DATABASE_URL: databaseUrl, WORKERS: String(WORKERS), LOG_LEVEL: 'warn', RATE_LIMIT_STANDARD_PER_HOUR: '100000000' },
+    env: { ...process.env, ...ports, JWT_SECRET, DATABASE_URL: databaseUrl, WORKERS: String(WORKERS), METRICS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_STANDARD_PER_HOUR: '100000000' },
   });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}`)));

@@ -3,6 +3,7 @@ import cluster, { Worker } from 'node:cluster';
 import { resolveDatabase } from '../core/db/database';
 import { RestartBackoff } from '../core/restart-backoff';
 import { onShutdown } from '../core/http';
+import { serveMetrics } from '../core/metrics';
 import { createLogger, Logger } from '../core/logger';
 import { guardProcess } from '../core/process-guard';
 import { loadPlatformConfig } from '../subgraphs/registry';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
     cluster.worker!.on('error', (error) => logger.warn({ err: error }, 'primary unreachable'));
     return runPlatform(logger);
   }
+  // Before any worker: a port in use stops the start with one clear line.
+  const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger, true);
   const database = await resolveDatabase(config);
   let stopping = false;
   const ready = new Set<number>();
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
       for (const timer of pending) clearTimeout(timer);
       await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => stopWorker(worker!)));
     },
+    metrics.close,
     database.stop,
   ]);
 }
@@ -86,11 +90,13 @@ function announceReady(restUrl: string, gatewayUrl: string, workers: number): vo
 async function runPlatform(logger: Logger): Promise<void> {
   guardProcess(logger);
   const config = loadPlatformConfig();
+  // A worker's metrics are served by the primary, summed with the others'.
+  const metrics = cluster.isWorker ? undefined : await serveMetrics(config.metrics.port, config.metrics.host, logger);
   const platform = await startPlatform(config);
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);
   else announceReady(platform.restUrl, platform.gatewayUrl, 1);
-  onShutdown(logger, [platform.close], config.deadlines.shutdownDelayMs);
+  onShutdown(logger, [platform.close, async () => metrics?.close()], config.deadlines.shutdownDelayMs);
 }
 
 main().catch((error) => {

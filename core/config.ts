@@ -49,6 +49,8 @@ export interface Config {
   /** scrypt's cost N for password hashes (PASSWORD_SCRYPT_COST); the OWASP recommendation 2^17 unless set. */
   passwordScryptCost: number;
   deadlines: Deadlines;
+  /** Where `/metrics` listens (METRICS_PORT, 9464; METRICS_HOST, loopback): each process tree of `npm start` once, each part alone its own. */
+  metrics: { port: number; host: string };
 }
 
 /**
@@ -282,6 +284,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     poolWaitMs: parsePositiveInt(env, 'DATABASE_POOL_WAIT_MS', 10_000, problems),
     shutdownDelayMs: parseNonNegativeInt(env, 'SHUTDOWN_DELAY_SECONDS', 0, problems) * 1000,
   };
+  const metrics = { port: parsePort(env, 'METRICS_PORT', 9464, problems), host: parseHost(env, 'METRICS_HOST', '127.0.0.1', problems) };
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -310,5 +313,6 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     workers,
     passwordScryptCost,
     deadlines,
+    metrics,
   };
 }

@@ -4,6 +4,7 @@ import { Config } from './config';
 import { resolveDatabase, waitForDatabase } from './db/database';
 import { onShutdown, RunningServer } from './http';
 import { createLogger, Logger } from './logger';
+import { serveMetrics } from './metrics';
 import { guardProcess } from './process-guard';
 
 /**
@@ -21,6 +22,7 @@ export function runPart(
     const config = loadConfig();
     const logger = createLogger(name, config.logLevel);
     guardProcess(logger);
+    const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger);
     const database = await resolveDatabase(config);
     await waitForDatabase(database.url, logger);
     // Every part verifies tokens: it learns revocations before it serves.
@@ -29,7 +31,7 @@ export function runPart(
     const { address, family } = server.server.address() as AddressInfo;
     const host = family === 'IPv6' ? `[${address}]` : address;
     logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);
-    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), database.stop], config.deadlines.shutdownDelayMs);
+    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), metrics.close, database.stop], config.deadlines.shutdownDelayMs);
   })().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -27,6 +27,8 @@ export interface DirectExecution<TContext> {
   refuse?: (compiled: CompiledOperation, variables: Record<string, unknown> | undefined) => GraphQLError | undefined;
   /** Rewrites error messages before they are formatted (the gateway hides field suggestions). */
   rewriteMessage?: (message: string) => string;
+  /** Told of each answer with its operation's name (the gateway counts them: core/metrics.ts). */
+  observe?: (operationName: string | undefined, answer: GraphqlAnswer) => void;
   logger: Logger;
 }
 
@@ -73,6 +75,7 @@ export function directExecutor<TContext extends { requestId?: string }>(executio
       }
     }
     const answer = answerOf(execution, result);
+    execution.observe?.(request.operationName ?? (isErrors(compiled) ? undefined : compiled.operation.name?.value), answer);
     if (result.errors?.length) logUnexpectedErrors(execution.logger, result.errors, requestId);
     if (started) {
       const ms = Math.round((performance.now() - started) * 10) / 10;

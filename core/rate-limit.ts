@@ -5,6 +5,7 @@ import { AccessTokens } from './auth/jwt';
 import { Principal } from './auth/principal';
 import { Config } from './config';
 import { withAdvisoryLock } from './db/orm';
+import { rateLimitRefusals } from './metrics';
 
 const WINDOW_MS = 3_600_000;
 const TABLE = 'edge.rate_limit';
@@ -141,27 +142,27 @@ export class CallerRateLimiter {
    * principals (API keys) are premium, or enterprise at the limit their key was given.
    */
   async consume(principal: Principal | undefined, ip: string | undefined): Promise<RateLimitDecision> {
-    const { limit, key } = this.callerOf(principal, ip);
+    const { limit, key, tier } = this.callerOf(principal, ip);
     const spentUntil = this.spent.get(key);
     if (spentUntil !== undefined) {
-      if (spentUntil > Date.now()) return decision(false, limit, 0, spentUntil);
+      if (spentUntil > Date.now()) return refusal(tier, limit, spentUntil);
       this.spent.delete(key);
     }
     const { count, msLeft } = await this.counter.count(key).catch(() => this.countInMemory(key, limit));
     const endsAt = Date.now() + msLeft;
     if (count <= limit) return decision(true, limit, limit - count, endsAt);
     this.rememberSpent(key, endsAt);
-    return decision(false, limit, 0, endsAt);
+    return refusal(tier, limit, endsAt);
   }
 
   /** The caller's limit and counter key; the key names the tier, so that a key given another limit starts a counter of its own. */
-  private callerOf(principal: Principal | undefined, ip: string | undefined): { limit: number; key: string } {
-    if (!principal) return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:ip:${ip ?? 'unknown'}` };
+  private callerOf(principal: Principal | undefined, ip: string | undefined): { limit: number; key: string; tier: string } {
+    if (!principal) return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:ip:${ip ?? 'unknown'}`, tier: 'standard' };
     const caller = `${principal.kind}:${principal.id}`;
-    if (principal.kind !== 'service') return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:${caller}` };
+    if (principal.kind !== 'service') return { limit: this.limits.standardPerHour, key: `${this.namespace}:standard:${caller}`, tier: 'standard' };
     const own = principal.rateLimitPerHour;
-    if (!own) return { limit: this.limits.premiumPerHour, key: `${this.namespace}:premium:${caller}` };
-    return { limit: own, key: `${this.namespace}:enterprise:${own}:${caller}:${own}` };
+    if (!own) return { limit: this.limits.premiumPerHour, key: `${this.namespace}:premium:${caller}`, tier: 'premium' };
+    return { limit: own, key: `${this.namespace}:enterprise:${own}:${caller}:${own}`, tier: 'enterprise' };
   }
 
   private async countInMemory(key: string, limit: number): Promise<Count> {
@@ -190,6 +191,12 @@ export class CallerRateLimiter {
     clearInterval(this.pruning);
     return this.pool.end();
   }
+}
+
+/** A refusal, counted (`rate_limit_refusals_total`). */
+function refusal(tier: string, limit: number, endsAt: number): RateLimitDecision {
+  rateLimitRefusals.inc({ tier });
+  return decision(false, limit, 0, endsAt);
 }
 
 function decision(allowed: boolean, limit: number, remaining: number, endsAt: number): RateLimitDecision {

@@ -24,7 +24,7 @@ export class PlatformCluster {
   /** Starts it and resolves once the primary says every worker serves. */
   start(): Promise<void> {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
-      env: this.env,
+      env: { METRICS_PORT: '0', ...this.env },
       cwd: join(__dirname, '..'),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

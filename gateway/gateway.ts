@@ -11,6 +11,7 @@ import { Config } from '../core/config';
 import { errorLogPlugin, formatGraphqlError } from '../core/graphql-errors';
 import { CompiledOperation, directExecutor } from '../core/graphql-direct';
 import { Caller, OperationExecutor, RunningGraphqlServer, serveGraphql } from '../core/graphql-http';
+import { graphqlOperations, observeHttp, operationLabel } from '../core/metrics';
 import { Logger, operationLogPlugin } from '../core/logger';
 import { CallerRateLimiter, limitRequest, RateLimitDecision } from '../core/rate-limit';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
@@ -55,6 +56,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     },
   });
   const app = express();
+  app.use(observeHttp('gateway'));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   const httpServer = createServer(app);
@@ -88,6 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
       signInByAddress(options.rateLimiter, tokens, internal, oncePerRequestFields(supergraphSdl)),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       operationLogPlugin(options.logger),
+      operationMetricsPlugin(),
       errorLogPlugin(options.logger),
       { serverWillStart: async () => ({ drainServer: forwarder.dispose }) },
     ],
@@ -108,9 +111,27 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     rewriteMessage: protection.hideSuggestions,
     context,
     run: runOnGateway(gateway, apiSchema, options.logger),
+    observe: countOperation,
     logger: options.logger,
   });
   return { ...running, execute };
+}
+
+/** Counts an operation the gateway answered, by its name and whether the answer holds errors. */
+const countOperation = (operationName: string | null | undefined, answer: { errors?: readonly unknown[] }) =>
+  graphqlOperations.inc({ operation: operationLabel(operationName), outcome: answer.errors?.length ? 'error' : 'success' });
+
+/** `countOperation` for the operations sent to the gateway over HTTP. */
+function operationMetricsPlugin(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ operationName, response }) {
+          if (response.body.kind === 'single') countOperation(operationName, response.body.singleResult);
+        },
+      };
+    },
+  };
 }
 
 /**

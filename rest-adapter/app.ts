@@ -11,6 +11,7 @@ import { Logger, REQUEST_ID_HEADER } from '../core/logger';
 import { MAX_NESTING, nestedDeeperThan } from '../core/validation';
 import { isUnavailable, logFailure, unavailable } from '../core/unavailable';
 import { livenessRoute, readinessRoute } from '../core/db/readiness';
+import { observeHttp } from '../core/metrics';
 import { CallerRateLimiter, limitRequest } from '../core/rate-limit';
 import { FileStorage, LocalFileStorage } from '../core/storage/file-storage';
 import { signedDownload } from './signed-download';
@@ -67,6 +68,7 @@ export function createRestApp(options: RestAppOptions): Express {
   // Answers are per caller and change with every write: an ETag would hash every body for no reuse.
   app.disable('etag');
   app.set('trust proxy', config.trustProxy);
+  app.use(observeHttp('rest'));
   app.use(requestContext(logger));
   app.use(requestDeadline(config.deadlines.requestMs, logger));
   const gatewayHealthy = () =>

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AccessTokens } from '../core/auth/jwt';
 import { Principal } from '../core/auth/principal';
+import { rateLimitRefusals } from '../core/metrics';
 import { IMAGES } from './support/images';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
@@ -54,7 +55,9 @@ describe('requests that check a secret or issue a credential', () => {
 });
 
 describe('uploaded files', () => {
-  it('are rate limited like every other path', async () => {
+  it('are rate limited like every other path, each refusal counted in rate_limit_refusals_total', async () => {
+    const refused = async () => (await rateLimitRefusals.get()).values.find((value) => value.labels.tier === 'standard')?.value ?? 0;
+    const refusedBefore = await refused();
     const name = `${unique('image')}.png`;
     mkdirSync(join(platform.dataDir, 'uploads'), { recursive: true });
     writeFileSync(join(platform.dataDir, 'uploads', name), IMAGES.png);
@@ -66,5 +69,8 @@ describe('uploaded files', () => {
       if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect(answers).toEqual([...Array.from({ length: LIMIT }, (_, i) => [200, String(LIMIT - 1 - i)]), [429, '0']]);
+    // A spent caller is refused from memory: counted as well.
+    expect((await fetch(`${platform.restUrl}/files/${name}`, { headers: { authorization: `Bearer ${caller}` } })).status).toBe(429);
+    expect((await refused()) - refusedBefore).toBe(2);
   });
 });

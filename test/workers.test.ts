@@ -14,6 +14,8 @@ const tempDir = useTempDirs('loyalty-workers-');
 const ADMIN = { email: 'workers-admin@example.com', password: randomBytes(12).toString('hex') };
 let database: ScratchDatabase;
 let child: ChildProcess;
+/** The primary's /metrics: every worker's metrics summed. */
+let metricsUrl: string;
 const lines: Array<Record<string, any>> = [];
 /** What the primary logs when a worker died, before forking another. */
 const WORKER_DIED = 'worker died: starting another after a pause';
@@ -44,8 +46,9 @@ function logLine(matches: (line: Record<string, any>) => boolean, timeoutMs = 60
 beforeAll(async () => {
   database = await createScratchDatabase('loyalty_workers');
   const ports: string[] = [];
-  for (let i = 0; i < 5; i++) ports.push(String(await freePort()));
-  const [port, gatewayPort, authPort, pointPort, clusterPort] = ports;
+  for (let i = 0; i < 6; i++) ports.push(String(await freePort()));
+  const [port, gatewayPort, authPort, pointPort, clusterPort, metricsPort] = ports;
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', 'bin', 'start.ts')], {
     env: {
       ...process.env,
@@ -58,6 +61,7 @@ beforeAll(async () => {
       AUTH_PORT: authPort,
       POINT_PORT: pointPort,
       CLUSTER_PORT: clusterPort,
+      METRICS_PORT: metricsPort,
       LOG_LEVEL: 'info',
       PASSWORD_SCRYPT_COST: '1024',
       // Each worker, once told to stop, answers /readyz 503 and goes on serving for this long, then drains.
@@ -114,6 +118,29 @@ it('lowers one caller\'s X-RateLimit-Remaining by one with every request, whiche
   expect(servedBy.size).toBe(2);
   expect(remaining).toEqual(remaining.map((_, i) => remaining[0] - i));
 }, 120_000);
+
+/** The value of one sample of a Prometheus text exposition (0 when absent). */
+const sample = (exposition: string, name: string, labels: Record<string, string>): number => {
+  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  const line = exposition.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((pair) => candidate.includes(pair)));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+};
+
+it('serves on METRICS_PORT the metrics of every worker summed: the requests above counted exactly, by route template, method and status', async () => {
+  const response = await fetch(metricsUrl);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/plain');
+  const exposition = await response.text();
+  const requests = (labels: Record<string, string>) => sample(exposition, 'http_request_duration_seconds_count', labels);
+  // The 30 REST reads were answered by both workers (the test above): one scrape counts them all.
+  expect(requests({ part: 'rest', route: '/auth/api/staffs/me', method: 'GET', status: '200' })).toBe(30);
+  expect(requests({ part: 'rest', route: '/auth/api/staffs/login', method: 'POST', status: '200' })).toBe(1);
+  expect(requests({ part: 'gateway', route: '/graphql', method: 'POST', status: '200' })).toBe(10);
+  expect(sample(exposition, 'graphql_operations_total', { operation: 'CurrentStaff', outcome: 'success' })).toBe(30);
+  expect(sample(exposition, 'graphql_operations_total', { operation: 'anonymous', outcome: 'success' })).toBe(10);
+  expect(exposition).toMatch(/^process_cpu_seconds_total \d/m);
+  expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+});
 
 it('forks a worker killed with SIGKILL again after a pause of 1 s, logging why it died', async () => {
   await announced;

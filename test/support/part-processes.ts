@@ -41,7 +41,8 @@ export class PartProcesses {
   start(part: string, env: Record<string, string>, { label = part, timeoutMs = 45_000 } = {}): Promise<PartProcess> {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bin/part.ts', part], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      // Many parts on one host: each its own metrics port unless the test names one.
+      env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];

@@ -60,6 +60,7 @@ export function platformProcessEnv(options: { databaseUrl: string; dataDir: stri
     PORT: '0',
     GATEWAY_PORT: '0',
     ...everyDomainPort('0'),
+    METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     PASSWORD_SCRYPT_COST: '1024',
     BOOTSTRAP_ADMIN_EMAIL: options.admin.email,
