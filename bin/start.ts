@@ -26,9 +26,12 @@ async function main(): Promise<void> {
     cluster.worker!.on('error', (error) => logger.warn({ err: error }, 'primary unreachable'));
     return runPlatform(logger);
   }
-  // Before any worker: a port in use stops the start with one clear line.
-  const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger, true);
   const database = await resolveDatabase(config);
+  // Before any worker: a port in use stops the start with one clear line.
+  const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger, database.url, true).catch(async (error) => {
+    await database.stop();
+    throw error;
+  });
   let stopping = false;
   const ready = new Set<number>();
   const fork = (slot: RestartBackoff) => {
@@ -91,8 +94,8 @@ async function runPlatform(logger: Logger): Promise<void> {
   guardProcess(logger);
   const config = loadPlatformConfig();
   // A worker's metrics are served by the primary, summed with the others'.
-  const metrics = cluster.isWorker ? undefined : await serveMetrics(config.metrics.port, config.metrics.host, logger);
   const platform = await startPlatform(config);
+  const metrics = cluster.isWorker ? undefined : await serveMetrics(config.metrics.port, config.metrics.host, logger, platform.databaseUrl);
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);
   else announceReady(platform.restUrl, platform.gatewayUrl, 1);

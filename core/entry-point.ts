@@ -22,12 +22,12 @@ export function runPart(
     const config = loadConfig();
     const logger = createLogger(name, config.logLevel);
     guardProcess(logger);
-    const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger);
     const database = await resolveDatabase(config);
     await waitForDatabase(database.url, logger);
     // Every part verifies tokens: it learns revocations before it serves.
     await credentialRevocations.start(database.url, logger);
     const server = await start(config, database.url, logger);
+    const metrics = await serveMetrics(config.metrics.port, config.metrics.host, logger, database.url);
     const { address, family } = server.server.address() as AddressInfo;
     const host = family === 'IPv6' ? `[${address}]` : address;
     logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);

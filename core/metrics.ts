@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { RequestHandler } from 'express';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { databaseMetrics } from './database-metrics';
 import { listen, RunningServer } from './http';
 import { Logger } from './logger';
 
@@ -56,22 +57,33 @@ export function observeHttp(part: string): RequestHandler {
 
 /**
  * `GET /metrics` on its own listener (METRICS_PORT on METRICS_HOST, loopback by default): this
- * process's metrics, or, in the primary of `npm start`, every worker's summed.
+ * process's metrics, or, in the primary of `npm start` (`ofWorkers`), every worker's summed; then what
+ * the database says (core/database-metrics.ts), read by this process alone.
  */
-export async function serveMetrics(port: number, host: string, logger: Logger, ofWorkers = false): Promise<RunningServer> {
+export async function serveMetrics(port: number, host: string, logger: Logger, databaseUrl: string, ofWorkers = false): Promise<RunningServer> {
+  const database = databaseMetrics(databaseUrl);
   const server = await listen(async (request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404).end();
       return;
     }
     try {
-      const body = ofWorkers ? await registry.clusterMetrics() : await registry.metrics();
-      response.writeHead(200, { 'content-type': registry.contentType }).end(body);
+      const own = ofWorkers ? await registry.clusterMetrics() : await registry.metrics();
+      response.writeHead(200, { 'content-type': registry.contentType }).end(`${own}\n${await database.registry.metrics()}`);
     } catch (error) {
       logger.warn({ err: error }, 'metrics not collected');
       response.writeHead(503).end();
     }
-  }, port, host);
+  }, port, host).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   logger.info({ url: `http://${host}:${server.port}/metrics` }, 'metrics listening');
-  return server;
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await database.close();
+    },
+  };
 }

@@ -139,6 +139,13 @@ it('serves on METRICS_PORT the metrics of every worker summed: the requests abov
   expect(sample(exposition, 'graphql_operations_total', { operation: 'CurrentStaff', outcome: 'success' })).toBe(30);
   expect(sample(exposition, 'graphql_operations_total', { operation: 'anonymous', outcome: 'success' })).toBe(10);
   expect(exposition).toMatch(/^process_cpu_seconds_total \d/m);
+  // What the database says, read once by the primary (not summed over the workers): every domain's outbox.
+  for (const domain of ['auth', 'point', 'cluster']) {
+    expect(exposition).toMatch(new RegExp(`^outbox_unrelayed_events\\{domain="${domain}"\\} \\d+$`, 'm'));
+    expect(exposition).toMatch(new RegExp(`^outbox_oldest_unrelayed_age_seconds\\{domain="${domain}"\\} [\\d.]+$`, 'm'));
+  }
+  expect(exposition.match(/^outbox_unrelayed_events\{/gm)?.length).toBe(new Set(exposition.match(/^outbox_unrelayed_events\{domain="\w+"\}/gm)).size);
+  for (const gauge of ['job_queue_jobs', 'job_queue_oldest_waiting_age_seconds', 'dead_letters']) expect(exposition).toMatch(new RegExp(`^# TYPE ${gauge} gauge$`, 'm'));
   expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
 });
 
