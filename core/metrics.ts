@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { RequestHandler } from 'express';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
 import { databaseMetrics } from './database-metrics';
 import { listen, RunningServer } from './http';
 import { Logger } from './logger';
@@ -38,6 +38,61 @@ export const rateLimitRefusals = new Counter({
   labelNames: ['tier'] as const,
   registers: [registry],
 });
+
+/** Webhook delivery attempts by outcome (`succeeded`; `failed`: retried later, or the last try). */
+export const webhookDeliveryAttempts = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts, by outcome (succeeded, failed)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** Seconds from a webhook delivery's creation (its event fanned out to the webhook) to the receiver's 2xx. */
+export const webhookDeliveryLag = new Histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: "Seconds from a webhook delivery's creation (its event fanned out) to the receiver's 2xx, retries included",
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600],
+  registers: [registry],
+});
+
+/** Notification sends by channel and outcome (`delivered`, `retried`: a temporary failure tried again later, `failed`). */
+export const notificationSends = new Counter({
+  name: 'notification_sends_total',
+  help: 'Notification deliveries attempted, by channel (in_app, email, sms, chatapp) and outcome (delivered, retried, failed)',
+  labelNames: ['channel', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** What a database pool says of its connections (tarn's, under MikroORM's knex). */
+export interface PoolStats {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/** The pools of each domain in this process (a test process runs several platforms). */
+const pools = new Map<PoolStats, string>();
+
+new Gauge({
+  name: 'db_pool_connections',
+  help: "Each domain's database pool: connections in use, idle, and requests waiting for one",
+  labelNames: ['domain', 'state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [pool, domain] of pools) {
+      this.inc({ domain, state: 'in_use' }, pool.numUsed());
+      this.inc({ domain, state: 'idle' }, pool.numFree());
+      this.inc({ domain, state: 'waiting' }, pool.numPendingAcquires());
+    }
+  },
+});
+
+/** Reports a domain's pool in `db_pool_connections` until the returned function is called. */
+export function watchPool(domain: string, pool: PoolStats): () => void {
+  pools.set(pool, domain);
+  return () => void pools.delete(pool);
+}
 
 /** An operation's name as a label: `anonymous` without one (names are the clients' own and few). */
 export const operationLabel = (name: string | null | undefined): string => name || 'anonymous';

@@ -7,6 +7,7 @@ import type { ApiScope } from './auth/scopes';
 import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity } from './catalog/catalog-entity';
 import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
+import { watchPool } from './metrics';
 import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable';
 import { DomainCalls, HandledCall } from './domain-calls';
 import { startEventConsumer } from './events/event-consumer';
@@ -173,6 +174,7 @@ export async function startDomain(
   const domain = config.domains[name];
   if (!domain) throw new Error(`The configuration has no settings for domain "${name}"`);
   const orm = await openModuleOrm(module, databaseUrl, { deadlines: config.deadlines, logger });
+  const unwatchPool = watchPool(name, orm.em.getConnection().getKnex().client.pool);
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
   const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, publicEvents, gateway, calls };
@@ -199,6 +201,7 @@ export async function startDomain(
       await module.onStop?.(context);
       await relay.stop();
       await stopJobQueue(boss);
+      unwatchPool();
       await orm.close();
     },
   };

@@ -3,6 +3,10 @@ import { EventStreamClient } from './support/event-stream-client';
 import { unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
+import { notificationSends } from '../core/metrics';
+
+/** In-app sends delivered in this process so far (notification_sends_total). */
+const inAppSends = async () => (await notificationSends.get()).values.find((value) => value.labels.channel === 'in_app' && value.labels.outcome === 'delivered')?.value ?? 0;
 
 const BASE = '/api/v1/notifications';
 const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -34,7 +38,8 @@ async function manualSegment(memberIds: string[]): Promise<string> {
 }
 
 describe('POST /api/v1/notifications/send (in_app)', () => {
-  it('answers 202 at once, then the job delivers an in-app notification to each customer and completes', async () => {
+  it('answers 202 at once, then the job delivers an in-app notification to each customer and completes, each send counted in /metrics', async () => {
+    const inAppBefore = await inAppSends();
     const title = unique('Hello ');
     const response = await api('POST', `${BASE}/send`, {
       customer_ids: [members[0].id, members[1].id, members[0].id],
@@ -78,6 +83,8 @@ describe('POST /api/v1/notifications/send (in_app)', () => {
     const delivered = await eventsOf('notification.delivered', id);
     expect(delivered.map((event) => event.payload.customerId).sort()).toEqual([members[0].id, members[1].id].sort());
     expect(delivered.every((event) => event.payload.channel === 'in_app' && event.payload.error === null)).toBe(true);
+    // At least these two (the platform runs in this process; other in-app sends may happen meanwhile).
+    expect((await inAppSends()) - inAppBefore).toBeGreaterThanOrEqual(2);
   });
 
   it("the in-app copy reaches the member's open stream as new_notification", async () => {

@@ -4,6 +4,15 @@ import { FakeWebhookReceiver, startFakeWebhookReceiver } from './support/fake-we
 import { PLATFORM_START_TIMEOUT_MS, startTestPlatform, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
+import { webhookDeliveryAttempts, webhookDeliveryLag } from '../core/metrics';
+
+/** This process's webhook attempts by outcome and the sum of the lags observed (the platform runs in it). */
+async function attemptCounts(): Promise<{ succeeded: number; failed: number; lagSum: number }> {
+  const attempts = (await webhookDeliveryAttempts.get()).values;
+  const count = (outcome: string) => attempts.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+  const lagSum = (await webhookDeliveryLag.get()).values.find((value) => value.metricName === 'webhook_delivery_lag_seconds_sum')?.value ?? 0;
+  return { succeeded: count('succeeded'), failed: count('failed'), lagSum };
+}
 
 const BASE = '/api/v1/webhooks';
 const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -226,7 +235,8 @@ describe('webhook delivery', () => {
     expect(receiver.on(path)).toHaveLength(1);
   });
 
-  it('retries a failing receiver on the schedule with the same event id, until it answers 2xx', async () => {
+  it('retries a failing receiver on the schedule with the same event id, until it answers 2xx, each attempt counted in /metrics', async () => {
+    const attemptsBefore = await attemptCounts();
     const { path, webhook } = await register(['transaction.completed']);
     let calls = 0;
     receiver.behave(path, (_delivery, res) => void res.writeHead(++calls <= 2 ? 503 : 204).end());
@@ -238,6 +248,11 @@ describe('webhook delivery', () => {
     expect(attempts[1].receivedAt - attempts[0].receivedAt).toBeGreaterThanOrEqual(900);
     await waitFor(async () => (await deliveriesOf(webhook.id)).data[0]?.status === 'succeeded', 'success after two failures');
     expect((await deliveriesOf(webhook.id)).data[0]).toMatchObject({ attempts: 3, last_status_code: 204, last_error: null });
+    // Other webhooks of this file may take deliveries meanwhile: at least this one's three attempts, and its lag of two retries.
+    const attemptsAfter = await attemptCounts();
+    expect(attemptsAfter.failed - attemptsBefore.failed).toBeGreaterThanOrEqual(2);
+    expect(attemptsAfter.succeeded - attemptsBefore.succeeded).toBeGreaterThanOrEqual(1);
+    expect(attemptsAfter.lagSum - attemptsBefore.lagSum).toBeGreaterThanOrEqual(1.8);
   });
 
   it("after the last retry: the delivery failed, the webhook failed and inactive, later events held and sent on re-activation", async () => {

@@ -146,6 +146,9 @@ it('serves on METRICS_PORT the metrics of every worker summed: the requests abov
   }
   expect(exposition.match(/^outbox_unrelayed_events\{/gm)?.length).toBe(new Set(exposition.match(/^outbox_unrelayed_events\{domain="\w+"\}/gm)).size);
   for (const gauge of ['job_queue_jobs', 'job_queue_oldest_waiting_age_seconds', 'dead_letters']) expect(exposition).toMatch(new RegExp(`^# TYPE ${gauge} gauge$`, 'm'));
+  // Each worker's pools, summed: the domains' connections in use, idle and awaited.
+  for (const state of ['in_use', 'idle', 'waiting']) expect(exposition).toMatch(new RegExp(`^db_pool_connections\\{domain="auth",state="${state}"\\} \\d+$`, 'm'));
+  expect(sample(exposition, 'db_pool_connections', { domain: 'auth', state: 'idle' }) + sample(exposition, 'db_pool_connections', { domain: 'auth', state: 'in_use' })).toBeGreaterThanOrEqual(2);
   expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
 });
 

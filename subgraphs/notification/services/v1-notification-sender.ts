@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 import { Lease, LeasedDeliveryWorker, nextRetryIn } from '../../../core/events/leased-delivery';
 import { Logger } from '../../../core/logger';
+import { notificationSends } from '../../../core/metrics';
 import { inHeldTransaction } from '../../../core/db/held-client';
 import { logFailure } from '../../../core/unavailable';
 import { NOTIFICATION, NotificationCreated, NotificationDeliveryOutcome } from '../contract';
@@ -260,11 +261,14 @@ export class V1NotificationSender {
   }
 
   /** One batch of in-app deliveries: in-app notifications, their events and the counters in one transaction. */
-  private deliverInApp(): Promise<number> {
-    return this.inTransaction(async (client) => {
+  private async deliverInApp(): Promise<number> {
+    let delivered = 0;
+    const claimed = await this.inTransaction(async (client) => {
+      delivered = 0;
       const rows = await this.claimDue(client, true, this.options.batchSize);
       if (rows.length === 0) return 0;
       const send = await this.sortOut(client, rows);
+      delivered = send.length;
       if (send.length > 0) {
         const now = new Date().toISOString();
         const written = send.map((row) => {
@@ -316,6 +320,9 @@ export class V1NotificationSender {
       }
       return rows.length;
     });
+    // Counted once committed: a transaction tried again counts once.
+    if (delivered > 0) notificationSends.inc({ channel: 'in_app', outcome: 'delivered' }, delivered);
+    return claimed;
   }
 
   /**
@@ -378,18 +385,18 @@ export class V1NotificationSender {
   }
 
   /** Records an attempt's outcome while its lease holds: delivered, retried later, or failed. */
-  private settle({ row, token: leaseToken }: ExternalDelivery, failure: ChannelFailure | undefined): Promise<void> {
-    return this.inTransaction(async (client) => {
+  private async settle({ row, token: leaseToken }: ExternalDelivery, failure: ChannelFailure | undefined): Promise<void> {
+    const settled = await this.inTransaction(async (client): Promise<'retried' | 'delivered' | 'failed' | undefined> => {
       // The attempt was counted when it was leased: retries used so far are the attempts before it.
       const retryIn = failure?.temporary ? nextRetryIn(this.options.retrySchedule, row.attempts) : undefined;
       if (retryIn !== undefined) {
-        await client.query(
+        const { rowCount: retried } = await client.query(
           `update notification.delivery set status = 'pending', next_attempt_at = now() + make_interval(secs => $3), last_error = $4,
                   lease_token = null, lease_until = null, updated_at = now()
             where id = $1 and status = 'sending' and lease_token = $2`,
           [row.id, leaseToken, retryIn, failure!.message],
         );
-        return;
+        return retried ? 'retried' : undefined;
       }
       const status = failure ? 'failed' : 'delivered';
       const { rowCount } = await client.query(
@@ -398,12 +405,14 @@ export class V1NotificationSender {
           where id = $1 and status = 'sending' and lease_token = $2`,
         [row.id, leaseToken, status, failure?.message ?? null],
       );
-      if (!rowCount) return;
+      if (!rowCount) return undefined;
       await addCounts(client, status, [row.notification_id]);
       const type = failure ? NOTIFICATION.events.failed : NOTIFICATION.events.delivered;
       const at = new Date().toISOString();
       await insertEvents(client, [{ type, payload: outcome(row, failure?.message ?? null, at), aggregateId: null, occurredAt: at }]);
+      return status;
     });
+    if (settled) notificationSends.inc({ channel: row.channel, outcome: settled });
   }
 
   /** Deliveries whose lease ran out mid-call (the process died): failed, never sent again. */

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/core';
 import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Lease, LeasedDeliveryWorker, nextRetryIn } from '../../../core/events/leased-delivery';
 import { Logger } from '../../../core/logger';
+import { webhookDeliveryAttempts, webhookDeliveryLag } from '../../../core/metrics';
 import { WebhookSettings } from '../settings';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -50,11 +51,14 @@ export class DeliveryWorker {
         },
         send: (delivery, { stop }) => sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, stop),
         // The receiver may have taken it: recorded late (while its lease token still holds) rather than sent again.
-        record: (delivery, result, stopped) => {
+        record: async (delivery, result, stopped) => {
           const em = orm.em.fork();
           if (stopped && !result.ok) return releaseDelivery(em, delivery);
-          if (result.ok) return recordAttempt(em, delivery, result, settings.retrySchedule);
-          return em.transactional((inner) => recordAttempt(inner, delivery, result, settings.retrySchedule));
+          const lagSeconds = result.ok
+            ? await recordAttempt(em, delivery, result, settings.retrySchedule)
+            : await em.transactional((inner) => recordAttempt(inner, delivery, result, settings.retrySchedule));
+          webhookDeliveryAttempts.inc({ outcome: result.ok ? 'succeeded' : 'failed' });
+          if (lagSeconds !== undefined) webhookDeliveryLag.observe(lagSeconds);
         },
       },
       logger,
@@ -124,18 +128,25 @@ export function claimDueDeliveries(em: EntityManager, lease: Lease, perWebhook: 
  * webhook's lock: the order every writer of a webhook and its deliveries takes): retried after the next
  * interval of the schedule; after the last, the delivery is `failed`, the webhook `failed` (inactive) and its other pending deliveries
  * `held`. A delivery that is no longer pending (its webhook failed or was switched off meanwhile) keeps
- * its state; one whose lease was lost is left to its new holder.
+ * its state; one whose lease was lost is left to its new holder. Resolves a success's seconds since the
+ * delivery was created (`webhook_delivery_lag_seconds`).
  */
-export async function recordAttempt(em: EntityManager, delivery: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'token'>, result: AttemptResult, schedule: number[]): Promise<void> {
+export async function recordAttempt(
+  em: EntityManager,
+  delivery: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'token'>,
+  result: AttemptResult,
+  schedule: number[],
+): Promise<number | undefined> {
   const outcome = `attempts = attempts + 1, last_status_code = ?, last_error = ?, lease_until = null, lease_token = null, updated_at = now()`;
   const facts = [result.statusCode, result.error];
   if (result.ok) {
     // A success changes only its own row, whatever its webhook's state: no lock on the webhook.
-    await em.execute(
-      `update webhook.webhook_delivery set ${outcome}, status = 'succeeded', delivered_at = now(), next_attempt_at = null where id = ? and lease_token = ?`,
+    const [succeeded] = await em.execute(
+      `update webhook.webhook_delivery set ${outcome}, status = 'succeeded', delivered_at = now(), next_attempt_at = null where id = ? and lease_token = ?
+       returning extract(epoch from delivered_at - created_at) as lag_seconds`,
       [...facts, delivery.id, delivery.token],
     );
-    return;
+    return succeeded ? Number(succeeded.lag_seconds) : undefined;
   }
   const [webhook] = await em.execute(`select status from webhook.webhook where id = ? for update`, [delivery.webhookId]);
   const [row] = await em.execute(`select status, retries_used from webhook.webhook_delivery where id = ? and lease_token = ? for update`, [delivery.id, delivery.token]);
