@@ -15,6 +15,7 @@ beforeAll(async () => {
   database = await createScratchDatabase('svc_metrics', { migrated: true });
   boss = await startJobQueue(database.url, createLogger('test', 'silent'));
   pool = new Pool({ connectionString: database.url, max: 1 });
+  pool.on('error', () => undefined);
   metrics = databaseMetrics(database.url);
 });
 afterAll(async () => {

@@ -27,6 +27,8 @@ export function consumerScratch(name: string, schema: string, appliedTableSql: s
   beforeAll(async () => {
     scratch.database = await createScratchDatabase(name);
     scratch.pool = new Pool({ connectionString: scratch.database.url, max: 2 });
+    // An idle connection ended by the server (a test cutting the database): the next query connects again.
+    scratch.pool.on('error', () => undefined);
     await scratch.pool.query(`create schema ${schema}; ${consumerTablesSql(schema)}; ${consumerParkedFlagSql(schema)}; ${appliedTableSql}`);
     scratch.orm = await openDomainOrm({ url: scratch.database.url, schema, entities: [], migrations: {} });
     scratch.boss = await startJobQueue(scratch.database.url, createLogger('test', 'silent'));
