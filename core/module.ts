@@ -8,7 +8,6 @@ import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity } from './catalog/catalog-entity';
 import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
 import { watchPool } from './metrics';
-import { DatabaseReadiness } from './db/readiness';
 import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable';
 import { DomainCalls, HandledCall } from './domain-calls';
 import { startEventConsumer } from './events/event-consumer';
@@ -176,8 +175,6 @@ export async function startDomain(
   if (!domain) throw new Error(`The configuration has no settings for domain "${name}"`);
   const orm = await openModuleOrm(module, databaseUrl, { deadlines: config.deadlines, logger });
   const unwatchPool = watchPool(name, orm.em.getConnection().getKnex().client.pool);
-  // Connects only when probed: a connection of its own, which an exhausted pool neither hides nor fakes.
-  const readiness = new DatabaseReadiness(databaseUrl);
   const boss = await startJobQueue(databaseUrl, logger);
   const relay = startOutboxRelay(orm, boss, logger);
   const start: ModuleStart<unknown> = { config, settings: domain.settings, databaseUrl, orm, boss, logger, contracts, publicEvents, gateway, calls };
@@ -194,7 +191,6 @@ export async function startDomain(
     logger,
     port: domain.port,
     services: module.services && ((em) => module.services!(em, context.deps)),
-    ready: readiness.ready,
     ...subgraphServing(config, name),
   });
   return {
@@ -206,7 +202,6 @@ export async function startDomain(
       await relay.stop();
       await stopJobQueue(boss);
       unwatchPool();
-      await readiness.close();
       await orm.close();
     },
   };
