@@ -32,6 +32,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** GraphQL introspection on the gateway: off when NODE_ENV=production unless GRAPHQL_INTROSPECTION=true. */
   introspection: boolean;
+  /** GraphiQL at the gateway's /graphql for browsers: on unless NODE_ENV=production, GRAPHQL_EXPLORER overrides. */
+  explorer: boolean;
   /** How parts sharing a process reach each other (COLOCATED_TRANSPORT): by calling them, or over HTTP as when apart. */
   colocatedTransport: 'in-process' | 'http';
   /** How many processes `npm start` runs the platform in (WORKERS; one per core by default). */
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
   const internal = internalSecret(env, secret, problems);
   const trustProxy = parseTrustProxy(env, problems);
   const introspection = parseBoolean(env, 'GRAPHQL_INTROSPECTION', env.NODE_ENV !== 'production', problems);
+  const explorer = parseBoolean(env, 'GRAPHQL_EXPLORER', env.NODE_ENV !== 'production', problems);
   const workers = parsePositiveInt(env, 'WORKERS', availableParallelism(), problems);
   const colocatedTransport = env.COLOCATED_TRANSPORT || 'in-process';
   if (colocatedTransport !== 'in-process' && colocatedTransport !== 'http') {
@@ -307,6 +310,7 @@ export function loadConfig(env: Env = process.env, domains: readonly Configurabl
     rateLimit,
     trustProxy,
     introspection,
+    explorer,
     streams,
     gatewaySockets,
     colocatedTransport: colocatedTransport === 'http' ? 'http' : 'in-process',

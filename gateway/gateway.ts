@@ -1,6 +1,6 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { RequestHandler } from 'express';
 import { GraphQLError, GraphQLSchema } from 'graphql';
@@ -20,9 +20,10 @@ import { InProcessDataSource } from './in-process-data-source';
 import { namesAnyRootField, oncePerRequestFields, operationProtection } from './operation-limits';
 import { callerMistake, callerMistakesPlugin } from './caller-mistakes';
 import { attachSubscriptionForwarder } from './subscriptions';
+import { serveExplorer } from './explorer';
 
 export interface GatewayOptions {
-  config: Pick<Config, 'jwtSecret' | 'internalSecret' | 'trustProxy' | 'introspection' | 'gatewaySockets'>;
+  config: Pick<Config, 'jwtSecret' | 'internalSecret' | 'trustProxy' | 'introspection' | 'explorer' | 'gatewaySockets'>;
   port: number;
   host: string;
   subgraphUrls: Record<string, string>;
@@ -59,6 +60,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
   app.use(observeHttp('gateway'));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
+  if (config.explorer) serveExplorer(app, '/graphql');
   const httpServer = createServer(app);
   const apiSchema = apiSchemaOf(supergraphSdl);
   const tokens = new AccessTokens(config.jwtSecret);
@@ -86,6 +88,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
       callerMistakesPlugin(apiSchema),
       // No cache hints are served; the default plugin would wrap every field resolver to compute them.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo's landing page loads its explorer from a CDN: browsers get ours (serveExplorer) or none.
+      ApolloServerPluginLandingPageDisabled(),
       ...protection.plugins,
       signInByAddress(options.rateLimiter, tokens, internal, oncePerRequestFields(supergraphSdl)),
       ApolloServerPluginDrainHttpServer({ httpServer }),

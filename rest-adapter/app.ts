@@ -25,6 +25,7 @@ import { fromV1 } from '../core/rest/case';
 import { answerV1Failure, isV1Path, v1Body, V1FailureContext, v1ListBody } from './v1/envelope';
 import { v1ErrorBody, v1ErrorOf } from './v1/errors';
 import { v1OpenApi } from './v1/openapi';
+import { serveApiReference } from './api-reference';
 import { idempotencyKeyOf } from './v1/idempotency';
 import { eventStream } from './event-stream';
 import { OAuthAccessTokenCredentials } from './oauth/access-tokens';
@@ -93,6 +94,7 @@ export function createRestApp(options: RestAppOptions): Express {
   app.use(cookieParser());
   const openApi = v1OpenApi(options.surface, options.apiSchema);
   app.get(`${V1_BASE}/openapi.json`, (_req, res) => void res.json(openApi));
+  serveApiReference(app, `${V1_BASE}/docs`, `${V1_BASE}/openapi.json`);
   app.use(oauthRouter(config, gateway));
   const { heartbeatSeconds, maxOpen } = config.streams;
   for (const stream of options.surface.streams ?? []) {

@@ -145,27 +145,50 @@ describe('the gateway protects itself', () => {
   });
 });
 
-describe('introspection', () => {
+describe('introspection and the explorer', () => {
   const INTROSPECT = '{ __schema { queryType { name } } }';
+  const explorerPage = (gatewayUrl: string) => fetch(gatewayUrl, { headers: { accept: 'text/html' } });
 
-  it('is off when NODE_ENV=production, unless GRAPHQL_INTROSPECTION=true', async () => {
+  it('are off when NODE_ENV=production, unless GRAPHQL_INTROSPECTION=true and GRAPHQL_EXPLORER=true', async () => {
     const production = await startTestPlatform({ NODE_ENV: 'production' });
     try {
       const refused = await production.graphql(INTROSPECT);
       expect(refused.status).toBe(400);
       expect(refused.body.errors[0].message).toMatch(/introspection/i);
+      // Neither GraphiQL nor Apollo's landing page (which loads its explorer from a CDN).
+      const page = await explorerPage(production.gatewayUrl);
+      expect(page.status).toBe(400);
+      expect(page.headers.get('content-type')).toMatch(/^application\/json/);
     } finally {
       await production.close();
     }
-    const enabled = await startTestPlatform({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' });
+    const enabled = await startTestPlatform({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true', GRAPHQL_EXPLORER: 'true' });
     try {
       const answered = await enabled.graphql(INTROSPECT);
       expect(answered.status).toBe(200);
       expect(answered.body.data.__schema.queryType.name).toBe('Query');
+      expect((await explorerPage(enabled.gatewayUrl)).status).toBe(200);
     } finally {
       await enabled.close();
     }
   }, PLATFORM_START_TIMEOUT_MS);
+
+  it('serves the explorer to browsers under a policy of its own origin, its files by name only, and operations to every other GET', async () => {
+    const page = await explorerPage(platform.gatewayUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';.*connect-src 'self'; frame-ancestors 'none'/);
+    const html = await page.text();
+    expect(html).toContain('<script src="/explorer/graphiql.js"></script>');
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    const origin = new URL(platform.gatewayUrl).origin;
+    const script = await fetch(`${origin}/explorer/explorer.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    for (const name of ['__proto__', 'constructor', '..%2Fpackage.json', 'explorer.ts']) expect((await fetch(`${origin}/explorer/${name}`)).status).toBe(404);
+    // A GET with an operation, or asking for JSON, is GraphQL's.
+    const query = await fetch(`${platform.gatewayUrl}?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'apollo-require-preflight': 'true' } });
+    expect(await query.json()).toEqual({ data: { __typename: 'Query' } });
+  });
 });
 
 describe('rate limits shared by every adapter and gateway', () => {

@@ -1,9 +1,5 @@
 import { Response } from 'express';
-
-/** Every character that could end an HTML text or attribute value, as an entity. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`=]/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../core/browser-page';
 
 const SCOPE_MEANINGS: Record<string, string> = {
   read: 'Read customers, points, rewards and other data',

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../rest-adapter/oauth/page';
+import { escapeHtml } from '../../core/browser-page';
 import { redirectUriProblem } from '../../subgraphs/auth/services/oauth-client.service';
 import { clientCredentialsOf, oauthParams, parseScope } from '../../subgraphs/auth/services/oauth-params';
 
