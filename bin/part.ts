@@ -1,3 +1,4 @@
+import '../core/tracing-start';
 import 'reflect-metadata';
 import { runPart } from '../core/entry-point';
 import { listen, RunningServer } from '../core/http';

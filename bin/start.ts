@@ -1,3 +1,4 @@
+import { tracing } from '../core/tracing-start';
 import 'reflect-metadata';
 import cluster, { Worker } from 'node:cluster';
 import { resolveDatabase } from '../core/db/database';
@@ -99,7 +100,7 @@ async function runPlatform(logger: Logger): Promise<void> {
   logger.info({ rest: platform.restUrl, graphql: platform.gatewayUrl }, 'platform ready');
   if (cluster.isWorker) process.send!({ kind: 'ready', restUrl: platform.restUrl, gatewayUrl: platform.gatewayUrl } satisfies WorkerMessage);
   else announceReady(platform.restUrl, platform.gatewayUrl, 1);
-  onShutdown(logger, [platform.close, async () => metrics?.close()], config.deadlines.shutdownDelayMs);
+  onShutdown(logger, [platform.close, async () => metrics?.close(), async () => tracing?.shutdown()], config.deadlines.shutdownDelayMs);
 }
 
 main().catch((error) => {

@@ -6,6 +6,7 @@ import { onShutdown, RunningServer } from './http';
 import { createLogger, Logger } from './logger';
 import { serveMetrics } from './metrics';
 import { guardProcess } from './process-guard';
+import { tracing } from './tracing-start';
 
 /**
  * The `main` of a part run alone: reads the configuration, opens DATABASE_URL (or the embedded
@@ -31,7 +32,7 @@ export function runPart(
     const { address, family } = server.server.address() as AddressInfo;
     const host = family === 'IPv6' ? `[${address}]` : address;
     logger.info({ url: `http://${host}:${server.port}${path}` }, `${name} ready`);
-    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), metrics.close, database.stop], config.deadlines.shutdownDelayMs);
+    onShutdown(logger, [server.close, () => credentialRevocations.stop(database.url), metrics.close, async () => tracing?.shutdown(), database.stop], config.deadlines.shutdownDelayMs);
   })().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

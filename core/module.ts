@@ -12,7 +12,7 @@ import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable'
 import { DomainCalls, HandledCall } from './domain-calls';
 import { startEventConsumer } from './events/event-consumer';
 import { scheduleJob, startJobQueue, stopJobQueue } from './events/job-queue';
-import { OutboxEvent, PublishedEvent } from './events/outbox-event';
+import { OutboxEvent, outboxTraceContextMigration, PublishedEvent } from './events/outbox-event';
 import { startOutboxRelay } from './events/outbox-relay';
 import { gatewayLink } from './gateway-link';
 import { OperationExecutor, RunningGraphqlServer } from './graphql-http';
@@ -148,7 +148,8 @@ export function openModuleOrm(module: Pick<DomainModule, 'contract' | 'entities'
     url: databaseUrl,
     schema: module.contract.name,
     entities: [...bases, ...module.entities, OutboxEvent],
-    migrations: module.migrations,
+    // Every domain's outbox gains the trace context column after the domain's own migrations.
+    migrations: { ...module.migrations, Migration20261129OutboxTraceContext: outboxTraceContextMigration(module.contract.name) },
     filters: liveFilter(softDeletable.map((entity) => entity.name)),
     serving,
   });

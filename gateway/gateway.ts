@@ -50,7 +50,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGrap
     supergraphSdl,
     buildService: ({ name }) => {
       const local = options.localSubgraphs?.[name];
-      if (local) return new InProcessDataSource(local);
+      if (local) return new InProcessDataSource(local, name);
       const url = options.subgraphUrls[name];
       if (!url) throw new Error(`No URL configured for subgraph "${name}"`);
       return new ForwardingDataSource({ url, internal });

@@ -3,6 +3,8 @@ import { EntityManager, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { Logger } from '../logger';
 import { DEFAULT_RETRY, ensureQueue, inTransaction, JOB_QUEUE_SCHEMA, RetryPolicy, workOn } from './job-queue';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, linksTo } from '../tracing';
 import { PublishedEvent } from './outbox-event';
 
 export interface EventConsumerOptions<T> {
@@ -162,12 +164,15 @@ export async function startEventConsumer<T = Record<string, unknown>>(options: E
     );
   };
 
+  // Each event in a trace of its own, linked to the request that committed it (its statements within).
   const consume = (event: PublishedEvent) =>
-    orm.em.fork().transactional(async (em) => {
-      if (isChained(event)) return applyChained(em, event);
-      const fresh = await em.execute(`insert into ${schema}.consumed_event (queue, event_id) values (?, ?) on conflict do nothing returning event_id`, [queue, event.id]);
-      if (fresh.length > 0) await apply(em, event);
-    });
+    inSpan(`consume ${event.type}`, { root: true, kind: SpanKind.CONSUMER, links: linksTo([event.traceContext]), attributes: { 'messaging.destination.name': queue, 'messaging.message.id': event.id } }, () =>
+      orm.em.fork().transactional(async (em) => {
+        if (isChained(event)) return applyChained(em, event);
+        const fresh = await em.execute(`insert into ${schema}.consumed_event (queue, event_id) values (?, ?) on conflict do nothing returning event_id`, [queue, event.id]);
+        if (fresh.length > 0) await apply(em, event);
+      }),
+    );
 
   await workOn<PublishedEvent>(boss, queue, { batchSize: options.batchSize ?? 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
     // One job at a time, in queue order (pg-boss hands a batch out in no particular order: sorted by

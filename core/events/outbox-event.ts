@@ -1,7 +1,10 @@
 import type { EventType } from './event-type';
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { Migration } from '@mikro-orm/migrations';
 import { randomUUID } from 'node:crypto';
+import type { MigrationClass } from '../db/orm';
+import { currentTraceparent } from '../tracing';
 
 /**
  * An event waiting in a domain's outbox. Written in the same transaction as the change it announces
@@ -9,7 +12,7 @@ import { randomUUID } from 'node:crypto';
  */
 @Entity({ tableName: 'outbox_event' })
 export class OutboxEvent {
-  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt' | 'sequence' | 'aggregateId';
+  [OptionalProps]?: 'id' | 'occurredAt' | 'publishedAt' | 'sequence' | 'aggregateId' | 'traceContext';
 
   @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   /** Assigned by the table's trigger; within one aggregate, commit order. The relay publishes in this order. */
@@ -20,6 +23,8 @@ export class OutboxEvent {
   @Property({ type: 'text', nullable: true }) aggregateId: string | null = null;
   @Property({ type: 'timestamptz' }) occurredAt: Date = new Date();
   @Property({ type: 'timestamptz', nullable: true }) publishedAt: Date | null = null;
+  /** The request that committed it, as a W3C `traceparent` (null untraced): its relay, consumers and deliveries link to it. */
+  @Property({ type: 'text', nullable: true }) traceContext: string | null = currentTraceparent();
 }
 
 /**
@@ -35,11 +40,12 @@ export function recordEvent<Payload extends object>(em: EntityManager, type: Eve
  * that writes a change and its events at once (a data-modifying CTE): one row per row of `events`, a
  * FROM item (a CTE's name, or a subquery with an alias) with the columns `type` (text), `payload`
  * (jsonb), `aggregate_id` (text or null) and `ord`, inserted in `ord` order, so that the outbox's
- * trigger numbers each aggregate's events in that order.
+ * trigger numbers each aggregate's events in that order. `traceContext` is the SQL of the request's
+ * `traceparent` (a parameter bound to `currentTraceparent()`).
  */
-export function outboxInsertSql(schema: string, events: string): string {
-  return `insert into ${schema}.outbox_event (id, type, payload, aggregate_id, occurred_at)
-          select gen_random_uuid(), type, payload, aggregate_id, now() from ${events} order by ord`;
+export function outboxInsertSql(schema: string, events: string, traceContext: string): string {
+  return `insert into ${schema}.outbox_event (id, type, payload, aggregate_id, occurred_at, trace_context)
+          select gen_random_uuid(), type, payload, aggregate_id, now(), ${traceContext} from ${events} order by ord`;
 }
 
 /** The outbox table of a domain schema, for that domain's first migration (then `outboxChainSql`). */
@@ -51,9 +57,22 @@ export function outboxTableSql(schema: string): string {
       type text not null,
       payload jsonb not null,
       occurred_at timestamptz not null,
-      published_at timestamptz
+      published_at timestamptz,
+      trace_context text
     );
     create index outbox_event_unpublished_idx on ${schema}.outbox_event (sequence) where published_at is null;`;
+}
+
+/**
+ * The trace context of the outbox's events (`OutboxEvent.traceContext`), added to every domain's outbox
+ * after its own migrations (`openModuleOrm`); a new domain's table has it already.
+ */
+export function outboxTraceContextMigration(schema: string): MigrationClass {
+  return class OutboxTraceContext extends Migration {
+    async up(): Promise<void> {
+      this.addSql(`alter table if exists ${schema}.outbox_event add column if not exists trace_context text`);
+    }
+  };
 }
 
 /**
@@ -99,4 +118,6 @@ export interface PublishedEvent<T = Record<string, unknown>> {
   sequence?: string;
   aggregateId?: string | null;
   previousSequence?: string | null;
+  /** The `traceparent` of the request that committed the event: its consumer's span links to it. */
+  traceContext?: string;
 }

@@ -6,6 +6,8 @@ import { transactionOn, withHeldClient } from '../db/held-client';
 import { logFailure } from '../unavailable';
 import { Logger } from '../logger';
 import { JOB_QUEUE_SCHEMA, onConnection, orderedJobId } from './job-queue';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, linksTo } from '../tracing';
 import { PublishedEvent } from './outbox-event';
 
 const BATCH = 100;
@@ -25,6 +27,7 @@ interface Row {
   payload: Record<string, unknown>;
   occurred_at: Date;
   aggregate_id: string | null;
+  trace_context: string | null;
 }
 
 /**
@@ -91,14 +94,24 @@ export function startOutboxRelay(orm: MikroORM<PostgreSqlDriver>, boss: PgBoss, 
   };
 }
 
-/** Publishes the oldest unpublished events of the outbox, in the caller's transaction; returns how many. */
+/**
+ * Publishes the oldest unpublished events of the outbox, in the caller's transaction; returns how many.
+ * Traced as work of its own, linked to the requests that committed the events; each job carries its
+ * event's trace context on to the consumer.
+ */
 async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): Promise<number> {
   const { rows: events } = await client.query<Row>(
-    `select id, sequence::text as sequence, type, payload, occurred_at, aggregate_id
+    `select id, sequence::text as sequence, type, payload, occurred_at, aggregate_id, trace_context
        from ${schema}.outbox_event where published_at is null order by outbox_event.sequence limit $1`,
     [BATCH],
   );
   if (events.length === 0) return 0;
+  const links = linksTo(events.map((event) => event.trace_context));
+  await inSpan(`outbox relay ${schema}`, { root: true, kind: SpanKind.PRODUCER, links, attributes: { 'messaging.batch.message_count': events.length } }, () => publish(client, schema, boss, events));
+  return events.length;
+}
+
+async function publish(client: PoolClient, schema: string, boss: PgBoss, events: Row[]): Promise<void> {
   const { rows: subscriptions } = await client.query<{ event: string; name: string }>(
     `select event, name from ${JOB_QUEUE_SCHEMA}.subscription where event = any($1::text[]) order by name`,
     [[...new Set(events.map((event) => event.type))]],
@@ -123,6 +136,7 @@ async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): P
         sequence: event.sequence,
         aggregateId: event.aggregate_id,
         previousSequence: event.aggregate_id ? (last.get(key(queue, event.aggregate_id)) ?? null) : null,
+        ...(event.trace_context ? { traceContext: event.trace_context } : {}),
       };
       if (event.aggregate_id) {
         last.set(key(queue, event.aggregate_id), event.sequence);
@@ -140,5 +154,4 @@ async function publishBatch(client: PoolClient, schema: string, boss: PgBoss): P
     [positions.map((row) => row.queue), positions.map((row) => row.aggregateId), positions.map((row) => row.sequence)],
   );
   await client.query(`update ${schema}.outbox_event set published_at = now() where id = any($1::uuid[])`, [events.map((event) => event.id)]);
-  return events.length;
 }

@@ -4,6 +4,7 @@ import { PointExpiryPolicy } from '../settings';
 import { badRequest } from '../../../core/errors';
 import { Statement } from '../../../core/db/statement';
 import { outboxInsertSql } from '../../../core/events/outbox-event';
+import { currentTraceparent } from '../../../core/tracing';
 import { PointActionType, PointSource, PointTransaction } from '../entities/point-transaction';
 import { POINT, PointLedgerEntry } from '../contract';
 import { expiresAtFor } from './expiry-policy';
@@ -138,8 +139,9 @@ export class LedgerService {
     });
     // One statement, rows in order: the outbox trigger numbers each member's events as given.
     await em.execute(
-      outboxInsertSql('point', `(select ?::text as type, payload, aggregate_id, ord from jsonb_to_recordset(?::jsonb) as e(ord int, payload jsonb, aggregate_id text)) events`),
-      [POINT.events.earned, JSON.stringify(events)],
+      outboxInsertSql('point', `(select ?::text as type, payload, aggregate_id, ord from jsonb_to_recordset(?::jsonb) as e(ord int, payload jsonb, aggregate_id text)) events`, '?::text'),
+      // The trace context's `?` comes first in the text (the select list, before the events' FROM item).
+      [currentTraceparent(), POINT.events.earned, JSON.stringify(events)],
     );
     return entries.map((entry) => entry.id);
   }
@@ -160,7 +162,7 @@ export class LedgerService {
 
   /** Expires the due lots of a member whose balance row this transaction has locked; returns how many. */
   private async expire(em: EntityManager, memberId: string): Promise<number> {
-    const [{ expired }] = await EXPIRE.run<{ expired: number }>(em, { memberId, createdAt: new Date() });
+    const [{ expired }] = await EXPIRE.run<{ expired: number }>(em, { memberId, createdAt: new Date(), traceContext: currentTraceparent() });
     return expired;
   }
 }
@@ -192,6 +194,7 @@ function entryParams(movement: PointMovement, createdAt: Date) {
     referenceId: movement.referenceId ?? null,
     metadata: movement.metadata ? JSON.stringify(movement.metadata) : null,
     createdAt,
+    traceContext: currentTraceparent(),
   };
 }
 
@@ -270,7 +273,7 @@ function ledgerStatement(kind: 'earn' | 'spend' | 'expire'): string {
        where lot.id = o.id and o.before < :amount::numeric and (select enough from allowed)),`
           : ''
     }
-    announced as (${outboxInsertSql('point', `(select ${eventType} as type, ${payload} as payload, w.member_id::text as aggregate_id, e.ord from written w join entries e on e.id = w.id) events`)})
+    announced as (${outboxInsertSql('point', `(select ${eventType} as type, ${payload} as payload, w.member_id::text as aggregate_id, e.ord from written w join entries e on e.id = w.id) events`, ':traceContext::text')})
     ${
       kind === 'earn'
         ? `select ${ENTRY_COLUMNS} from written where id = :id::uuid`
@@ -282,4 +285,4 @@ function ledgerStatement(kind: 'earn' | 'spend' | 'expire'): string {
 
 const EARN = new Statement<EntryParams & { expiresAt: Date | null }>(ledgerStatement('earn'));
 const SPEND = new Statement<EntryParams>(ledgerStatement('spend'));
-const EXPIRE = new Statement<{ memberId: string; createdAt: Date }>(ledgerStatement('expire'));
+const EXPIRE = new Statement<{ memberId: string; createdAt: Date; traceContext: string | null }>(ledgerStatement('expire'));

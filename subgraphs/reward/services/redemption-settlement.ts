@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { isUniqueViolation, Statement } from '../../../core/db/statement';
 import { INCLUDING_DELETED } from '../../../core/db/soft-deletable';
 import { AppError } from '../../../core/errors';
+import { currentTraceparent } from '../../../core/tracing';
 import { REWARD, RewardClaimed } from '../contract';
 import { Redemption, RedemptionState } from '../entities/redemption';
 import { Reward } from '../entities/reward';
@@ -70,7 +71,7 @@ const CODE_DRAWS = 5;
  * random (one equal to an unused code fails the whole statement) and `reward.claimed` for each code in
  * the outbox. No row every redeemer waits on is touched: the units were counted when they were taken.
  */
-const completeRedemption = new Statement<{ id: string; transactionId: string | null; claimedAt: Date; expiredAt: Date; codeIds: string[]; codes: string[]; type: string; events: string }>(`
+const completeRedemption = new Statement<{ id: string; transactionId: string | null; claimedAt: Date; expiredAt: Date; codeIds: string[]; codes: string[]; type: string; events: string; traceContext: string | null }>(`
   with completed as (
     update reward.redemption set state = 'COMPLETED', point_transaction_id = :transactionId, completed_at = :claimedAt, updated_at = :claimedAt
      where id = :id and state = 'PENDING' returning *),
@@ -80,8 +81,8 @@ const completeRedemption = new Statement<{ id: string; transactionId: string | n
       from completed, unnest(:codeIds::uuid[], :codes::text[]) as drawn(id, code)
     returning *),
   claimed as (
-    insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
-    select e.id, :type, e.payload, completed.member_id, :claimedAt from completed, jsonb_to_recordset(:events::jsonb) as e(id uuid, payload jsonb))
+    insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at, trace_context)
+    select e.id, :type, e.payload, completed.member_id, :claimedAt, :traceContext::text from completed, jsonb_to_recordset(:events::jsonb) as e(id uuid, payload jsonb))
   select completed.*, (select json_agg(issued) from issued) as issued_codes from completed`);
 
 async function completeOnce(em: EntityManager, redemption: Redemption, transactionId: string | null, reward: Pick<Reward, 'timeUseWithIn' | 'windowEnd'>): Promise<RedemptionOutcome> {
@@ -98,6 +99,7 @@ async function completeOnce(em: EntityManager, redemption: Redemption, transacti
     codes: codeIds.map(randomCode),
     type: REWARD.events.claimed,
     events: JSON.stringify(events),
+    traceContext: currentTraceparent(),
   });
   // Read afresh: `em` may hold the row as it was before the other actor settled it.
   if (!row) return outcomeOf(em.fork(), redemption.id);
@@ -146,9 +148,9 @@ export async function complete(em: EntityManager, redemption: Redemption, reward
   );
   const events = codes.map((code) => ({ id: randomUUID(), payload: claimedEvent(redemption, code.id, code.expiredAt, claimedAt) }));
   await em.execute(
-    `insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at)
-     select e.id, ?, e.payload, ?, ? from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb)`,
-    [REWARD.events.claimed, redemption.memberId, claimedAt, JSON.stringify(events)],
+    `insert into reward.outbox_event (id, type, payload, aggregate_id, occurred_at, trace_context)
+     select e.id, ?, e.payload, ?, ?, ?::text from jsonb_to_recordset(?::jsonb) as e(id uuid, payload jsonb)`,
+    [REWARD.events.claimed, redemption.memberId, claimedAt, currentTraceparent(), JSON.stringify(events)],
   );
   return codes;
 }
