@@ -1,3 +1,4 @@
+import '../core/tracing-start';
 import autocannon, { Result } from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';

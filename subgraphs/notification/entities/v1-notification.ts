@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import { currentTraceparent } from '../../../core/tracing';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 
 export const V1_CHANNELS = ['in_app', 'chatapp_mini_program', 'sms', 'email'] as const;
@@ -20,7 +21,7 @@ export class V1Notification {
   [OptionalProps]?:
     | 'image' | 'actionUrl' | 'priority' | 'category' | 'templateName' | 'segmentId' | 'customerIds' | 'expanded' | 'expandCursor'
     | 'totalRecipients' | 'delivered' | 'failed' | 'skipped' | 'opened' | 'clicked' | 'note' | 'createdBy' | 'scheduledAt' | 'sentAt'
-    | 'completedAt' | 'createdAt' | 'updatedAt';
+    | 'completedAt' | 'createdAt' | 'updatedAt' | 'traceContext';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property({ type: 'text' }) title: string;
@@ -48,6 +49,8 @@ export class V1Notification {
   @Property({ type: 'text', nullable: true })
   note: string | null = null;
   @Property({ type: 'text', nullable: true }) createdBy: string | null = null;
+  /** The request that sent or scheduled it, as a W3C `traceparent` (null untraced): each send's span links to it. */
+  @Property({ type: 'text', nullable: true }) traceContext: string | null = currentTraceparent();
   @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) scheduledAt: Date | null = null;
   @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) sentAt: Date | null = null;
   @Field(() => GraphQLISODateTime, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) completedAt: Date | null = null;

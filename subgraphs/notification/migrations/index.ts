@@ -5,6 +5,7 @@ import { Migration20261129NotificationStream } from './migration-20261129-notifi
 import { Migration20261202NotificationV1 } from './migration-20261202-notification-v1';
 import { Migration20261215NotificationDueByChannel } from './migration-20261215-notification-due-by-channel';
 import { Migration20261216NotificationConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
+import { Migration20261229NotificationTraceContext } from './migration-20261229-notification-trace-context';
 
 /** Every notification migration, by name, in the order they apply. */
 export const notificationMigrations = {
@@ -15,4 +16,5 @@ export const notificationMigrations = {
   Migration20261202NotificationV1,
   Migration20261215NotificationDueByChannel,
   Migration20261216NotificationConsumerParkedFlag,
+  Migration20261229NotificationTraceContext,
 };

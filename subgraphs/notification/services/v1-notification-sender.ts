@@ -11,6 +11,8 @@ import { Channel, ChannelFailure, OutgoingMessage, untilAborted } from './channe
 import { ClickTracking } from './click-tracking';
 import { decideDelivery, StoredPreferences } from './delivery-rules';
 import { NotificationSupergraph, Recipient } from './notification-supergraph';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, linksTo } from '../../../core/tracing';
 import { sentEvent } from './v1-notification.service';
 
 /** Recipients read per expansion step (the cluster's largest page). */
@@ -44,6 +46,7 @@ interface DueRow {
   action_url: string | null;
   category: string | null;
   priority: string;
+  trace_context: string | null;
   channels: StoredPreferences['channels'];
   categories: StoredPreferences['categories'];
   quiet_hours: StoredPreferences['quietHours'];
@@ -212,7 +215,7 @@ export class V1NotificationSender {
     for (const rank of [0, 1, 2]) {
       if (claimed.length >= limit) break;
       const { rows } = await client.query<DueRow>(
-        `select d.id, d.notification_id, d.customer_id, d.channel, d.attempts, n.title, n.body, n.image, n.action_url, n.category, n.priority,
+        `select d.id, d.notification_id, d.customer_id, d.channel, d.attempts, n.title, n.body, n.image, n.action_url, n.category, n.priority, n.trace_context,
                 p.channels, p.categories, p.quiet_hours
            from (select id from notification.delivery
                   where status = 'pending' and ${inApp ? "channel = 'in_app'" : "channel <> 'in_app'"} and rank = $2 and next_attempt_at <= now()
@@ -363,8 +366,17 @@ export class V1NotificationSender {
     return { jobs, claimed };
   }
 
-  /** One call of a channel, bounded by `deadline` (NOTIFY_CHANNEL_TIMEOUT_MS): its failure, none when delivered (never rejects). */
-  private async attempt({ row, recipient }: ExternalDelivery, deadline: AbortSignal): Promise<ChannelFailure | undefined> {
+  /**
+   * One call of a channel, bounded by `deadline` (NOTIFY_CHANNEL_TIMEOUT_MS): its failure, none when
+   * delivered (never rejects). A trace of its own, linked to the request that sent the notification.
+   */
+  private attempt(delivery: ExternalDelivery, deadline: AbortSignal): Promise<ChannelFailure | undefined> {
+    const { row } = delivery;
+    const links = linksTo([row.trace_context]);
+    return inSpan(`notification send ${row.channel}`, { root: true, kind: SpanKind.PRODUCER, links, attributes: { 'notification.id': row.notification_id } }, () => this.callChannel(delivery, deadline));
+  }
+
+  private async callChannel({ row, recipient }: ExternalDelivery, deadline: AbortSignal): Promise<ChannelFailure | undefined> {
     const message: OutgoingMessage = {
       deliveryId: row.id,
       notificationId: row.notification_id,

@@ -4,6 +4,8 @@ import { Lease, LeasedDeliveryWorker, nextRetryIn } from '../../../core/events/l
 import { Logger } from '../../../core/logger';
 import { webhookDeliveryAttempts, webhookDeliveryLag } from '../../../core/metrics';
 import { WebhookSettings } from '../settings';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, linksTo } from '../../../core/tracing';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
 /** How long an attempt's outcome is tried again while the database is unavailable (a restart takes seconds). */
@@ -20,6 +22,8 @@ export interface ClaimedDelivery {
   secret: string;
   body: string;
   token: string;
+  /** The `traceparent` of the request that committed the event (null untraced). */
+  traceContext: string | null;
 }
 
 /**
@@ -49,7 +53,11 @@ export class DeliveryWorker {
           const jobs = await claimDueDeliveries(orm.em.fork(), lease, settings.concurrencyPerWebhook);
           return { jobs, claimed: jobs.length };
         },
-        send: (delivery, { stop }) => sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, stop),
+        // Each attempt a trace of its own (its HTTP request within), linked to the request that committed the event.
+        send: (delivery, { stop }) =>
+          inSpan('webhook delivery', { root: true, kind: SpanKind.PRODUCER, links: linksTo([delivery.traceContext]), attributes: { 'webhook.id': delivery.webhookId, 'messaging.message.id': delivery.eventId } }, () =>
+            sender.send(delivery.url, delivery.secret, delivery.eventId, delivery.body, stop),
+          ),
         // The receiver may have taken it: recorded late (while its lease token still holds) rather than sent again.
         record: async (delivery, result, stopped) => {
           const em = orm.em.fork();
@@ -116,10 +124,10 @@ export function claimDueDeliveries(em: EntityManager, lease: Lease, perWebhook: 
        update webhook.webhook_delivery d set lease_until = now() + make_interval(secs => ?), lease_token = ?
        from picked p join webhook.webhook w on w.id = p.webhook_id, webhook.webhook_event e
        where d.id = p.id and e.id = d.event_id
-       returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body`,
+       returning d.id, d.webhook_id, d.event_id, w.url, w.secret, e.body, e.trace_context`,
       [perWebhook, ...owned.map((row) => row.id), lease.seconds, lease.token],
     );
-    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token: lease.token }));
+    return rows.map((row) => ({ id: row.id, webhookId: row.webhook_id, eventId: row.event_id, url: row.url, secret: row.secret, body: row.body, token: lease.token, traceContext: row.trace_context }));
   });
 }
 

@@ -37,11 +37,12 @@ export async function fanOutEvent(em: EntityManager, event: PublishedEvent, { pu
   );
   if (webhooks.length === 0) return 0;
   const body = JSON.stringify({ id: event.id, type: mapping.type, created_at: v1Time(event.occurredAt), data: await mapping.data(event.data, lookup) });
-  await em.execute(`insert into webhook.webhook_event (id, type, body, created_at) values (?, ?, ?, ?) on conflict (id) do nothing`, [
+  await em.execute(`insert into webhook.webhook_event (id, type, body, created_at, trace_context) values (?, ?, ?, ?, ?) on conflict (id) do nothing`, [
     event.id,
     mapping.type,
     body,
     event.occurredAt,
+    event.traceContext ?? null,
   ]);
   const inserted = await em.execute(
     `insert into webhook.webhook_delivery (id, webhook_id, event_id, event_type, status, next_attempt_at)
