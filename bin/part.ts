@@ -4,7 +4,7 @@ import { runPart } from '../core/entry-point';
 import { listen, RunningServer } from '../core/http';
 import { startDomain } from '../core/module';
 import { CallerRateLimiter } from '../core/rate-limit';
-import { DatabaseReadiness } from '../core/db/readiness';
+import { databaseReachable } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -12,12 +12,11 @@ import { loadPlatformConfig, MODULES, moduleNamed, platformSurface, platformTabl
 
 const USAGE = `Usage: npm run start:part -- <part>   (one of: ${[...MODULES.map((module) => module.contract.name), 'gateway', 'rest'].join(', ')})`;
 
-/** What a part facing clients holds: the rate limits shared in the database, and its readiness (`/readyz`); closed last. */
-async function withFacingClients(start: (rateLimiter: CallerRateLimiter, readiness: DatabaseReadiness) => Promise<RunningServer>, databaseUrl: string, limits: { standardPerHour: number; premiumPerHour: number }) {
+/** What a part facing clients holds: the rate limits shared in the database (closed last), and its readiness (`/readyz`). */
+async function withFacingClients(start: (rateLimiter: CallerRateLimiter, ready: () => Promise<boolean>) => Promise<RunningServer>, databaseUrl: string, limits: { standardPerHour: number; premiumPerHour: number }) {
   const rateLimiter = await CallerRateLimiter.open(databaseUrl, limits);
-  const readiness = new DatabaseReadiness(databaseUrl);
-  const server = await start(rateLimiter, readiness);
-  return { ...server, close: () => server.close().then(() => Promise.all([rateLimiter.close(), readiness.close()])).then(() => undefined) };
+  const server = await start(rateLimiter, databaseReachable(databaseUrl));
+  return { ...server, close: () => server.close().then(() => rateLimiter.close()) };
 }
 
 /**
@@ -33,7 +32,7 @@ if (domain) {
 } else if (part === 'gateway') {
   runPart(part, '/graphql', loadPlatformConfig, (config, databaseUrl, logger) =>
     withFacingClients(
-      (rateLimiter, readiness) => startGateway({ config, port: config.gatewayPort, host: config.hosts.gateway, subgraphUrls: config.subgraphUrls, logger, rateLimiter, ready: readiness.ready }),
+      (rateLimiter, ready) => startGateway({ config, port: config.gatewayPort, host: config.hosts.gateway, subgraphUrls: config.subgraphUrls, logger, rateLimiter, ready }),
       databaseUrl,
       config.rateLimit,
     ),
@@ -41,7 +40,7 @@ if (domain) {
 } else if (part === 'rest') {
   runPart(part, '', loadPlatformConfig, (config, databaseUrl, logger) =>
     withFacingClients(
-      (rateLimiter, readiness) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter, ready: readiness.ready, surface: platformSurface() }), config.port, config.hosts.rest),
+      (rateLimiter, ready) => listen(createRestApp({ config, apiSchema: apiSchemaOf(readSupergraphSdl()), logger, rateLimiter, ready, surface: platformSurface() }), config.port, config.hosts.rest),
       databaseUrl,
       config.rateLimit,
     ),

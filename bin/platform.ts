@@ -4,7 +4,7 @@ import { resolveDatabase, waitForDatabase } from '../core/db/database';
 import { listen } from '../core/http';
 import { createLogger, DestinationStream } from '../core/logger';
 import { CallerRateLimiter } from '../core/rate-limit';
-import { DatabaseReadiness } from '../core/db/readiness';
+import { databaseReachable } from '../core/db/readiness';
 import { apiSchemaOf, readSupergraphSdl } from '../core/supergraph';
 import { startGateway } from '../gateway/gateway';
 import { createRestApp } from '../rest-adapter/app';
@@ -59,7 +59,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
   }
   const supergraphSdl = readSupergraphSdl();
   const rateLimiter = await CallerRateLimiter.open(database.url, config.rateLimit, options.rateLimitNamespace);
-  const readiness = new DatabaseReadiness(database.url);
+  const ready = databaseReachable(database.url);
   const gateway = await startGateway({
     config,
     port: config.gatewayPort,
@@ -69,7 +69,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     logger: logger('gateway'),
     rateLimiter,
     supergraphSdl,
-    ready: readiness.ready,
+    ready,
   });
   const gatewayUrl = `http://127.0.0.1:${gateway.port}/graphql`;
   gatewayForDomains.bind(inProcess ? gateway.execute : gatewayOverHttp(gatewayUrl, new InternalCredential(config.internalSecret)));
@@ -79,7 +79,7 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
     logger: logger('rest'),
     rateLimiter,
     gateway: inProcess ? gateway.execute : undefined,
-    ready: readiness.ready,
+    ready,
     surface: platformSurface(),
   });
   const rest = await listen(app, config.port, config.hosts.rest);
@@ -95,7 +95,6 @@ export async function startPlatform(config: Config, options: PlatformOptions = {
       await rest.close();
       await gateway.close();
       await rateLimiter.close();
-      await readiness.close();
       for (const domain of [...domains].reverse()) await domain.close();
       await credentialRevocations.stop(database.url);
       await database.stop();

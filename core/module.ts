@@ -8,6 +8,7 @@ import { Config, Env } from './config';
 import { CATALOG_BASES, isCatalogEntity } from './catalog/catalog-entity';
 import { DomainServing, MigrationClass, openDomainOrm } from './db/orm';
 import { watchPool } from './metrics';
+import { databaseReachable } from './db/readiness';
 import { isSoftDeletable, liveFilter, SoftDeletable } from './db/soft-deletable';
 import { DomainCalls, HandledCall } from './domain-calls';
 import { startEventConsumer } from './events/event-consumer';
@@ -192,6 +193,7 @@ export async function startDomain(
     logger,
     port: domain.port,
     services: module.services && ((em) => module.services!(em, context.deps)),
+    ready: databaseReachable(databaseUrl),
     ...subgraphServing(config, name),
   });
   return {

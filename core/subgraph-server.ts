@@ -31,6 +31,8 @@ export interface SubgraphServerOptions {
   internal: InternalCredential;
   /** The domain's services for one request, on its unit of work. */
   services?: (em: EntityManager) => unknown;
+  /** Whether the domain reaches its database (`/readyz`). */
+  ready?: () => Promise<boolean>;
 }
 
 /** Where a subgraph listens and whom it serves, from the configuration. */
@@ -95,6 +97,7 @@ export async function startSubgraphServer(options: SubgraphServerOptions): Promi
     port: options.port,
     host: options.host,
     context,
+    ready: options.ready,
     guard: (req, res, next) => {
       if (internal.matches(req.get(INTERNAL_CREDENTIAL_HEADER))) return next();
       res.status(403).json({ errors: [{ message: 'Forbidden: this endpoint serves the gateway only', extensions: { code: 'FORBIDDEN' } }] });

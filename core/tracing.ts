@@ -27,14 +27,15 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): NodeSDK | un
   if (!tracingWanted(env)) return undefined;
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+  const { ExpressInstrumentation, ExpressLayerType } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? 'loyalty-platform',
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]) }),
-      new ExpressInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
+      // Routers and handlers, not each middleware: a span per middleware doubled a request's spans.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
     ],
   });
   sdk.start();

@@ -80,9 +80,13 @@ describe('the database unreachable', () => {
 
     expect(await ready(`${platform.restUrl}/readyz`)).toBe(503);
     expect(await ready(`${gatewayBase()}/readyz`)).toBe(503);
+    // A subgraph says it too (its port is internal: probed by its orchestrator, as docker-compose.yml does).
+    expect(await ready(platform.subgraphUrls.point.replace(/\/graphql$/, '/readyz'))).toBe(503);
+    expect(await ready(platform.subgraphUrls.point.replace(/\/graphql$/, '/livez'))).toBe(200);
 
     proxy.restore();
     await untilReady();
+    await waitFor(async () => (await ready(platform.subgraphUrls.point.replace(/\/graphql$/, '/readyz'))) === 200, 'the point subgraph ready again', 30_000);
     expect((await get(`/point/api/balance/${member.id}`)).body.data.pointAmount).toBe(10);
     expect((await earn(5)).status).toBe(200);
     expect((await get(`/api/v1/customers/${member.id}?include=points`)).status).toBe(200);
