@@ -111,7 +111,7 @@ it("traces a REST call across the adapter, the gateway, the subgraph and its SQL
   await waitFor(async () => inTrace(consumer.traceId).some(isStatement), "the consumer's statements in its trace", 20_000);
 });
 
-it("traces a notification's send by SMS in a trace of its own, linked to the request that sent it", async () => {
+it("traces a notification's sends (SMS, in-app) in traces of their own, linked to the request that sent it", async () => {
   const admin = (await callRest(rest, 'POST', '/auth/api/staffs/login', ADMIN)).body.data.data.accessToken as string;
   const customerId = randomUUID();
   const pool = new Pool({ connectionString: database.url, max: 1 });
@@ -121,16 +121,25 @@ it("traces a notification's send by SMS in a trace of its own, linked to the req
   } finally {
     await pool.end();
   }
-  const { traceId, traceparent } = clientTrace();
-  const sent = await fetch(`${rest}/api/v1/notifications/send`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, traceparent },
-    body: JSON.stringify({ customer_ids: [customerId], title: 'Traced', body: 'b', channel: 'sms' }),
-  });
-  expect(sent.status).toBe(202);
-  const send = await waitFor(async () => linkedTo('notification send sms', traceId), 'the SMS send linked to the request', 20_000);
-  expect(send.traceId).not.toBe(traceId);
-  expect(send.attributes['notification.id']).toBe((await sent.json() as { data: { notification_id: string } }).data.notification_id);
+  const send = async (channel: string) => {
+    const { traceId, traceparent } = clientTrace();
+    const sent = await fetch(`${rest}/api/v1/notifications/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}`, traceparent },
+      body: JSON.stringify({ customer_ids: [customerId], title: 'Traced', body: 'b', channel }),
+    });
+    expect(sent.status).toBe(202);
+    return { traceId, notificationId: ((await sent.json()) as { data: { notification_id: string } }).data.notification_id };
+  };
+  const bySms = await send('sms');
+  const smsSpan = await waitFor(async () => linkedTo('notification send sms', bySms.traceId), 'the SMS send linked to the request', 20_000);
+  expect(smsSpan.traceId).not.toBe(bySms.traceId);
+  expect(smsSpan.attributes['notification.id']).toBe(bySms.notificationId);
   expect(sms.taken.map((message) => message.to)).toEqual(['+66812345678']);
+
+  const inApp = await send('in_app');
+  const inAppSpan = await waitFor(async () => linkedTo('notification send in_app', inApp.traceId), 'the in-app send linked to the request', 20_000);
+  expect(inAppSpan.traceId).not.toBe(inApp.traceId);
+  expect(inTrace(inAppSpan.traceId).some(isStatement)).toBe(true);
 });
 

@@ -273,59 +273,66 @@ export class V1NotificationSender {
       const send = await this.sortOut(client, rows);
       delivered = send.length;
       if (send.length > 0) {
-        const now = new Date().toISOString();
-        const written = send.map((row) => {
-          const metadata = { notificationId: row.notification_id, actionUrl: row.action_url ? this.tracking.link(row.id) : null, image: row.image };
-          return { row, inAppId: randomUUID(), type: row.category === 'promotions' ? 'promotion' : 'news', metadata };
-        });
-        await client.query(
-          `insert into notification.in_app_notification (id, member_id, title_en, content_en, format, type, metadata, created_at, updated_at)
-           select t.id, t.member, t.title, t.content, 'raw', t.type, t.metadata::jsonb, $7, $7
-             from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as t(id, member, title, content, type, metadata)`,
-          [
-            written.map((w) => w.inAppId),
-            written.map((w) => w.row.customer_id),
-            written.map((w) => w.row.title),
-            written.map((w) => w.row.body),
-            written.map((w) => w.type),
-            written.map((w) => JSON.stringify(w.metadata)),
-            now,
-          ],
-        );
-        await client.query(
-          `update notification.delivery d set status = 'delivered', in_app_id = t.in_app, delivered_at = $3, attempts = attempts + 1, updated_at = $3
-             from unnest($1::uuid[], $2::uuid[]) as t(id, in_app) where d.id = t.id`,
-          [written.map((w) => w.row.id), written.map((w) => w.inAppId), now],
-        );
-        await addCounts(client, 'delivered', written.map((w) => w.row.notification_id));
-        const events: EventRow[] = [];
-        for (const { row, inAppId, type, metadata } of written) {
-          const created: NotificationCreated = {
-            notificationId: inAppId,
-            memberId: row.customer_id,
-            type,
-            pointSubtype: null,
-            tierSubtype: null,
-            format: 'raw',
-            title_en: row.title,
-            title_th: null,
-            title_cn: null,
-            content_en: row.body,
-            content_th: null,
-            content_cn: null,
-            metadata,
-            createdAt: now,
-          };
-          events.push({ type: NOTIFICATION.events.created, payload: created, aggregateId: row.customer_id, occurredAt: now });
-          events.push({ type: NOTIFICATION.events.delivered, payload: outcome(row, null, now), aggregateId: null, occurredAt: now });
-        }
-        await insertEvents(client, events);
+        // One trace for the batch, linked to the requests that sent its notifications.
+        const links = linksTo([...new Set(send.map((row) => row.trace_context))]);
+        await inSpan('notification send in_app', { root: true, kind: SpanKind.PRODUCER, links, attributes: { 'messaging.batch.message_count': send.length } }, () => this.writeInApp(client, send));
       }
       return rows.length;
     });
     // Counted once committed: a transaction tried again counts once.
     if (delivered > 0) notificationSends.inc({ channel: 'in_app', outcome: 'delivered' }, delivered);
     return claimed;
+  }
+
+  /** Writes in-app copies of due rows, marks them delivered and counts them, and announces each (created, delivered). */
+  private async writeInApp(client: PoolClient, send: DueRow[]): Promise<void> {
+    const now = new Date().toISOString();
+    const written = send.map((row) => {
+      const metadata = { notificationId: row.notification_id, actionUrl: row.action_url ? this.tracking.link(row.id) : null, image: row.image };
+      return { row, inAppId: randomUUID(), type: row.category === 'promotions' ? 'promotion' : 'news', metadata };
+    });
+    await client.query(
+      `insert into notification.in_app_notification (id, member_id, title_en, content_en, format, type, metadata, created_at, updated_at)
+       select t.id, t.member, t.title, t.content, 'raw', t.type, t.metadata::jsonb, $7, $7
+         from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[]) as t(id, member, title, content, type, metadata)`,
+      [
+        written.map((w) => w.inAppId),
+        written.map((w) => w.row.customer_id),
+        written.map((w) => w.row.title),
+        written.map((w) => w.row.body),
+        written.map((w) => w.type),
+        written.map((w) => JSON.stringify(w.metadata)),
+        now,
+      ],
+    );
+    await client.query(
+      `update notification.delivery d set status = 'delivered', in_app_id = t.in_app, delivered_at = $3, attempts = attempts + 1, updated_at = $3
+         from unnest($1::uuid[], $2::uuid[]) as t(id, in_app) where d.id = t.id`,
+      [written.map((w) => w.row.id), written.map((w) => w.inAppId), now],
+    );
+    await addCounts(client, 'delivered', written.map((w) => w.row.notification_id));
+    const events: EventRow[] = [];
+    for (const { row, inAppId, type, metadata } of written) {
+      const created: NotificationCreated = {
+        notificationId: inAppId,
+        memberId: row.customer_id,
+        type,
+        pointSubtype: null,
+        tierSubtype: null,
+        format: 'raw',
+        title_en: row.title,
+        title_th: null,
+        title_cn: null,
+        content_en: row.body,
+        content_th: null,
+        content_cn: null,
+        metadata,
+        createdAt: now,
+      };
+      events.push({ type: NOTIFICATION.events.created, payload: created, aggregateId: row.customer_id, occurredAt: now });
+      events.push({ type: NOTIFICATION.events.delivered, payload: outcome(row, null, now), aggregateId: null, occurredAt: now });
+    }
+    await insertEvents(client, events);
   }
 
   /**
