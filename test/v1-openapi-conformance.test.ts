@@ -40,6 +40,7 @@ const FIXTURES: Record<string, () => Promise<string>> = {
   venues: () => created('post', '/api/v1/venues', { name: unique('Venue '), type: 'restaurant', capacity: 10, ...OPEN_ALL_DAY }),
   bookings: async () =>
     created('post', '/api/v1/bookings', { customer_id: await FIXTURES.customers(), venue_id: await FIXTURES.venues(), type: 'table', ...slotSoon(), duration: 5, guests: 2 }),
+  rules: () => created('post', '/api/v1/loyalty/rules', { name: unique('Rule '), trigger: 'purchase', effect: { type: 'fixed', points: 1 } }),
   campaigns: () => created('post', '/api/v1/campaigns', { name: unique('Campaign '), type: 'promotion', start_date: dayFromNow(0), end_date: dayFromNow(30) }),
 };
 

@@ -8,6 +8,7 @@ import { AwardService } from './services/award.service';
 import { InteractionService } from './services/interaction.service';
 import { PointService } from './services/point.service';
 import { PurchaseService } from './services/purchase.service';
+import { EarningRuleService } from './services/earning-rule.service';
 import { ReceiptService } from './services/receipt.service';
 import { RequestTicketService } from './services/request-ticket.service';
 import { ShopRuleService } from './services/shop-rule.service';
@@ -20,8 +21,9 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
     awards: new AwardService(em, deps.ledger, deps.members),
     tickets: new RequestTicketService(em, deps.ledger),
     shopRules: new ShopRuleService(em),
-    receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor),
-    purchases: new PurchaseService(em, deps.ledger, deps.members),
+    receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor, deps.earning),
+    purchases: new PurchaseService(em, deps.ledger, deps.members, deps.earning),
+    earningRules: new EarningRuleService(em, deps.earning, deps.members),
     interactions: new InteractionService(em),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),

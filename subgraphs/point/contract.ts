@@ -12,8 +12,10 @@ export const POINT = {
     batchAward: 'point:batch-award',
     request: 'point:request',
     review: 'point:review',
+    /** Writing earning rules (the `admin` scope, as `/api/v1/loyalty/rules`): admin only, through `*`. */
+    rulesManage: 'point:rules-manage',
   },
-  permissionScopes: { read: 'read', manage: 'write', batchAward: 'admin', request: 'write', review: 'write' },
+  permissionScopes: { read: 'read', manage: 'write', batchAward: 'admin', request: 'write', review: 'write', rulesManage: 'admin' },
   grants: {
     marketing: ['point:read', 'point:manage', 'point:request', 'point:review'],
     tenant: ['point:read', 'point:request'],

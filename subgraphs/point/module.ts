@@ -3,6 +3,12 @@ import { pointServices } from './context';
 import { POINT } from './contract';
 import { PointRequestTicket } from './entities/point-request-ticket';
 import { PointShopRule } from './entities/point-shop-rule';
+import { EarningRule } from './entities/earning-rule';
+import { EarningRuleVersion } from './entities/earning-rule-version';
+import { RuleApplication } from './entities/rule-application';
+import { EarningRuleResolver } from './resolvers/earning-rule.resolver';
+import { RuleBook } from './services/earning-rules/rule-book';
+import { RuleEarning } from './services/earning-rules/rule-earning';
 import { PointTransaction } from './entities/point-transaction';
 import { Purchase } from './entities/purchase';
 import { PurchaseRefund } from './entities/purchase-refund';
@@ -21,6 +27,8 @@ import { EXPIRY_NOTICE_QUEUE, noticeExpiringPoints } from './services/expiry-not
 import { LedgerService } from './services/ledger.service';
 import { pointCalls } from './services/point-calls';
 import { applyMemberActivity, MEMBER_ACTIVITY_EVENTS, MEMBER_ACTIVITY_QUEUE } from './services/member-activity';
+import { MemberFacts } from './services/member-facts';
+import { applyMemberProfile, MEMBER_PROFILE_EVENTS, MEMBER_PROFILE_QUEUE } from './services/member-profile';
 import { POINT_SUPERGRAPH_OPERATIONS, pointMembers } from './services/point-members';
 import { createReceiptExtractor } from './services/receipt-extractor';
 import { parsePointSettings } from './settings';
@@ -30,27 +38,40 @@ import { POINT_SURFACE } from './surface';
 /**
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
  * tickets, shop rules and receipts, purchases, and members' interactions (bookings, visits and
- * campaign joins kept from those domains' events). Contributes `Member.pointBalance`.
+ * campaign joins kept from those domains' events), and the member facts of earning rules (tier and birth
+ * month kept from the cluster's and auth's events, segments asked of the cluster). Contributes `Member.pointBalance`.
  */
 export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
-  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund],
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication],
   migrations: pointMigrations,
-  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
   environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
   deps: (start) => {
     const ledger = new LedgerService(start.settings.expiry);
-    const { projection, members } = pointMembers(start);
-    return { ledger, receiptExtractor: createReceiptExtractor(start.settings.receiptExtractorUrl), members, memberProjection: projection };
+    const { projection, members, supergraph } = pointMembers(start);
+    const memberFacts = new MemberFacts(supergraph);
+    return {
+      ledger,
+      receiptExtractor: createReceiptExtractor(start.settings.receiptExtractorUrl),
+      members,
+      memberProjection: projection,
+      memberFacts,
+      earning: new RuleEarning(new RuleBook(), memberFacts, ledger),
+    };
   },
   calls: ({ orm, deps }) => pointCalls(orm, deps.ledger),
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   surface: POINT_SURFACE,
-  consumers: ({ deps }) => [{ queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity }, deps.memberProjection.consumer],
+  consumers: ({ deps }) => [
+    { queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity },
+    { queue: MEMBER_PROFILE_QUEUE, events: MEMBER_PROFILE_EVENTS, apply: applyMemberProfile },
+    deps.memberProjection.consumer,
+  ],
   services: pointServices,
   jobs: [
     {

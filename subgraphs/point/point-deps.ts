@@ -1,7 +1,9 @@
 import { LedgerService } from './services/ledger.service';
 import { KnownMembers } from '../../core/known-members';
 import { MemberProjection } from '../../core/member-projection';
+import { MemberFacts } from './services/member-facts';
 import { ReceiptExtractor } from './services/receipt-extractor';
+import { RuleEarning } from './services/earning-rules/rule-earning';
 
 /** What the point services need besides a unit of work. */
 export interface PointDeps {
@@ -12,4 +14,8 @@ export interface PointDeps {
   members: KnownMembers;
   /** Point's projection of which members exist (`point.known_member`), kept from auth's events. */
   memberProjection: MemberProjection;
+  /** What the earning rules know of a member: tier and birth month (`point.member_profile`, from events), segments (the cluster, asked). */
+  memberFacts: MemberFacts;
+  /** Earning rules on the write path and in dry runs, with this process's rule book (checked against the database's in each transaction). */
+  earning: RuleEarning;
 }

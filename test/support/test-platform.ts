@@ -84,7 +84,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, logDes
     GATEWAY_PORT: '0',
     ...everyDomainPort('0'),
     JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     CHATAPP_API_URL: chatapp.url,
     CHATAPP_APP_ID,
     CHATAPP_APP_SECRET,

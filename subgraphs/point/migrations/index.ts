@@ -8,6 +8,8 @@ import { Migration20261201PointPurchases } from './migration-20261201-purchases'
 import { Migration20261202PointMemberActivity } from './migration-20261202-member-activity';
 import { Migration20261203PointKnownMembers } from './migration-20261203-known-members';
 import { Migration20261216PointConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
+import { Migration20261230PointMemberProfile } from './migration-20261230-member-profile';
+import { Migration20261231PointEarningRules } from './migration-20261231-earning-rules';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -21,4 +23,6 @@ export const pointMigrations = {
   Migration20261202PointMemberActivity,
   Migration20261203PointKnownMembers,
   Migration20261216PointConsumerParkedFlag,
+  Migration20261230PointMemberProfile,
+  Migration20261231PointEarningRules,
 };

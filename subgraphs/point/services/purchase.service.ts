@@ -15,6 +15,8 @@ import { onceForKey } from './idempotency';
 import { LedgerService } from './ledger.service';
 import { bounds } from './point.service';
 import { KnownMembers } from '../../../core/known-members';
+import { fromUnits, toUnits } from '../../../core/decimal';
+import { RuleEarning } from './earning-rules/rule-earning';
 
 const TRANSACTION = 'Transaction';
 /** A purchase may say it happened a little ahead of our clock (the till's clock), not more. */
@@ -30,12 +32,15 @@ export class PurchaseService {
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
     private readonly members: KnownMembers,
+    private readonly earning: RuleEarning,
   ) {}
 
   /**
    * Records a purchase and earns its points: whole points, `amount × conversionRate` rounded down, by
    * the store's live active rule, else the default rule (none active: 0 points, still recorded). The
-   * EARN entry is written even for 0 points: it carries the purchase amount to tiers and badges.
+   * EARN entry is written even for 0 points: it carries the purchase amount to tiers and badges. The
+   * active earning rules of the `purchase` trigger add one entry each (RuleEarning) in the same
+   * transaction; `pointsEarned` is the base and theirs together.
    * An `externalId` already recorded for the store answers that purchase and earns nothing (409 when
    * it names another customer or amount); two such records racing each other meet on the unique index.
    * An Idempotency-Key is deduplicated per caller in the purchase's own transaction (onceForKey): a
@@ -71,26 +76,30 @@ export class PurchaseService {
       [id, input.customerId, amount, storeId, input.category ?? null, externalId, occurredAt],
     );
     if (inserted.length === 0) return (await this.earlier(em, { storeId, externalId: externalId!, memberId: input.customerId, amount })).id;
-    const rule = await this.ruleFor(em, storeId);
-    const [priced]: Array<{ points: string; fits: boolean }> = await em.execute(
-      `select points::text as points, points <= ?::numeric as fits from (select trunc(?::numeric * ?::numeric)::numeric(20, 2) as points) product`,
-      [MAX_POINTS, amount, rule?.conversion_rate ?? '0'],
-    );
-    if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
+    const priced = await priceByShopRule(em, amount, storeId);
+    const category = input.category ?? null;
+    const earning = await this.earning.prepare(em, {
+      type: 'purchase',
+      id,
+      memberId: input.customerId,
+      facts: { trigger: 'purchase', occurredAt, amount, storeId, category, basePoints: priced.points },
+      sourceBy: PointSource.Purchase,
+    });
     const entry = await this.ledger.earn(em, {
       memberId: input.customerId,
       amount: priced.points,
       purchaseAmount: amount,
       shopId: storeId,
-      categoryId: input.category ?? null,
+      categoryId: category,
       note: `Purchase ${id}`,
       sourceBy: PointSource.Purchase,
       // points.earned names the purchase (Part 3's transaction_id), as an award names its caller's transaction.
       referenceId: id,
     });
+    const byRules = await this.earning.apply(em, { ...earning, source: { ...earning.source, baseEntryId: entry.id } });
     await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
-      priced.points,
-      rule?.id ?? null,
+      pointsInAll(priced.points, byRules),
+      priced.ruleId,
       entry.id,
       id,
     ]);
@@ -199,16 +208,28 @@ export class PurchaseService {
     return purchase;
   }
 
-  /** The store's live active shop rule, else the live active default rule, else none. */
-  private async ruleFor(em: EntityManager, storeId: string | null): Promise<{ id: string; conversion_rate: string } | undefined> {
-    const [rule]: Array<{ id: string; conversion_rate: string }> = await em.execute(
-      `select id, conversion_rate::text as conversion_rate from point.point_shop_rule
-        where deleted_at is null and is_active and (shop_id = ? or is_fixed)
-        order by is_fixed limit 1`,
-      [storeId],
-    );
-    return rule;
-  }
+}
+
+/**
+ * A purchase's base earn: whole points, `amount × conversionRate` rounded down, by the store's live active
+ * shop rule, else the live active default rule (none: 0 points); 400 on `amount` past the largest earn.
+ */
+export async function priceByShopRule(em: EntityManager, amount: string, storeId: string | null): Promise<{ points: string; ruleId: string | null }> {
+  const [priced]: Array<{ points: string; fits: boolean; rule_id: string | null }> = await em.execute(
+    `with rule as (select id, conversion_rate from point.point_shop_rule
+                    where deleted_at is null and is_active and (shop_id = ? or is_fixed)
+                    order by is_fixed limit 1)
+     select points::text as points, points <= ?::numeric as fits, rule_id
+       from (select trunc(?::numeric * coalesce((select conversion_rate from rule), 0))::numeric(20, 2) as points, (select id from rule) as rule_id) product`,
+    [storeId, MAX_POINTS, amount],
+  );
+  if (!priced.fits) throw badRequest(`The purchase would earn more than ${MAX_POINTS} points`, 'amount');
+  return { points: priced.points, ruleId: priced.rule_id };
+}
+
+/** The base earn and what the earning rules added, exactly. */
+export function pointsInAll(base: string, byRules: Array<{ points: string }>): string {
+  return fromUnits(byRules.reduce((sum, rule) => sum + toUnits(rule.points, 2)!, toUnits(base, 2)!), 2);
 }
 
 function announceCompleted(em: EntityManager, purchase: Purchase): void {

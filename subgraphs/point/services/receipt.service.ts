@@ -11,6 +11,7 @@ import { ReceiptVerification, ReceiptVerificationStatus } from '../entities/rece
 import { AutomaticReceiptVerificationInput, ManualReceiptReviewInput, ReceiptListArgs, ReceiptVerificationStats } from '../types/receipt.types';
 import { MAX_POINTS } from '../types/point.types';
 import { LedgerService } from './ledger.service';
+import { RuleEarning } from './earning-rules/rule-earning';
 import { ReceiptExtractor } from './receipt-extractor';
 import { ShopRuleService } from './shop-rule.service';
 
@@ -40,6 +41,7 @@ export class ReceiptService {
     private readonly em: EntityManager,
     private readonly ledger: LedgerService,
     private readonly extractor: ReceiptExtractor,
+    private readonly earning: RuleEarning,
   ) {}
 
   async submit(memberId: string, imageUrl: string): Promise<ReceiptVerification> {
@@ -154,6 +156,14 @@ export class ReceiptService {
     if (decision.receiptId) await assertReceiptUnused(em, decision.receiptId, verification.id);
     const rule = await new ShopRuleService(em).ruleFor(em, decision.pointRuleId, shopId);
     const points = await pointsFor(em, money, rule.conversionRate);
+    // A receipt is a purchase to the earning rules: when it happened is when it was submitted.
+    const earning = await this.earning.prepare(em, {
+      type: 'receipt',
+      id: verification.id,
+      memberId: verification.memberId,
+      facts: { trigger: 'purchase', occurredAt: verification.createdAt, amount: money, storeId: shopId, category: categoryId, basePoints: points },
+      sourceBy: PointSource.Purchase,
+    });
     // The ledger writes its entry at once: the verification changes only after, so it is never APPROVED without its entry.
     const transaction = await this.ledger.earn(em, {
       memberId: verification.memberId,
@@ -165,6 +175,7 @@ export class ReceiptService {
       sourceBy: PointSource.Purchase,
       receiptVerificationId: verification.id,
     });
+    await this.earning.apply(em, { ...earning, source: { ...earning.source, baseEntryId: transaction.id } });
     Object.assign(verification, {
       status: ReceiptVerificationStatus.APPROVED,
       money,

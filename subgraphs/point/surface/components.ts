@@ -1,7 +1,10 @@
+import { EARNING_RULE, EARNING_SIMULATION } from './v1-earning-rules';
 import { JsonSchema, arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
 
 /** The v1 resources of points, purchase transactions and interactions, as the routes answer them (snake_case). */
 export const POINT_COMPONENTS: Record<string, JsonSchema> = {
+  EarningRule: EARNING_RULE,
+  EarningSimulation: EARNING_SIMULATION,
   PointsTransaction: record({
     id: id(),
     customer_id: id(),
