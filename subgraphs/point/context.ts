@@ -9,6 +9,8 @@ import { InteractionService } from './services/interaction.service';
 import { PointService } from './services/point.service';
 import { PurchaseService } from './services/purchase.service';
 import { EarningRuleService } from './services/earning-rule.service';
+import { CustomEventService } from './services/custom-event.service';
+import { CustomEventTypeService } from './services/custom-event-type.service';
 import { ReceiptService } from './services/receipt.service';
 import { RequestTicketService } from './services/request-ticket.service';
 import { ShopRuleService } from './services/shop-rule.service';
@@ -24,6 +26,8 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
     receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor, deps.earning),
     purchases: new PurchaseService(em, deps.ledger, deps.members, deps.earning),
     earningRules: new EarningRuleService(em, deps.earning, deps.members),
+    eventTypes: new CustomEventTypeService(em),
+    customEvents: new CustomEventService(em, deps.earning, deps.members),
     interactions: new InteractionService(em),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),

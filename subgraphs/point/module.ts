@@ -7,8 +7,12 @@ import { EarningRule } from './entities/earning-rule';
 import { EarningRuleVersion } from './entities/earning-rule-version';
 import { RuleApplication } from './entities/rule-application';
 import { EarningRuleResolver } from './resolvers/earning-rule.resolver';
+import { CustomEventResolver } from './resolvers/custom-event.resolver';
+import { CustomEvent } from './entities/custom-event';
+import { CustomEventType } from './entities/custom-event-type';
 import { RuleBook } from './services/earning-rules/rule-book';
 import { RuleEarning } from './services/earning-rules/rule-earning';
+import { ruleTriggersConsumer } from './services/rule-triggers';
 import { PointTransaction } from './entities/point-transaction';
 import { Purchase } from './entities/purchase';
 import { PurchaseRefund } from './entities/purchase-refund';
@@ -37,16 +41,18 @@ import { POINT_SURFACE } from './surface';
 
 /**
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
- * tickets, shop rules and receipts, purchases, and members' interactions (bookings, visits and
- * campaign joins kept from those domains' events), and the member facts of earning rules (tier and birth
- * month kept from the cluster's and auth's events, segments asked of the cluster). Contributes `Member.pointBalance`.
+ * tickets, shop rules and receipts, purchases, members' interactions (bookings, visits and campaign
+ * joins kept from those domains' events), earning rules (on purchases, custom events, check-ins and
+ * customer creations) with their custom event types, and the member facts the rules test (tier and
+ * birth month kept from the cluster's and auth's events, segments asked of the cluster). Contributes
+ * `Member.pointBalance`.
  */
 export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
-  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication],
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication, CustomEventType, CustomEvent],
   migrations: pointMigrations,
-  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver, CustomEventResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
@@ -68,6 +74,7 @@ export const pointModule = defineModule({
   supergraphOperations: POINT_SUPERGRAPH_OPERATIONS,
   surface: POINT_SURFACE,
   consumers: ({ deps }) => [
+    ruleTriggersConsumer(deps.earning),
     { queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity },
     { queue: MEMBER_PROFILE_QUEUE, events: MEMBER_PROFILE_EVENTS, apply: applyMemberProfile },
     deps.memberProjection.consumer,

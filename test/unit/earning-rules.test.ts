@@ -2,13 +2,14 @@ import { fromUnits, toUnits } from '../../core/decimal';
 import { checkRuleDefinition, RuleDefinition } from '../../subgraphs/point/services/earning-rules/rule-definition';
 import { effectPoints, evaluate, Facts, holds, periodEnd, periodStart, RuleVersion } from '../../subgraphs/point/services/earning-rules/rule-evaluation';
 
+const CONTEXT = { eventTypes: new Map([['survey', { score: { type: 'number' as const }, channel: { type: 'string' as const, required: true } }]]) };
 const definition = (draft: Record<string, unknown>): RuleDefinition => {
-  const checked = checkRuleDefinition({ name: 'rule', trigger: 'purchase', ...draft });
+  const checked = checkRuleDefinition({ name: 'rule', trigger: 'purchase', ...draft }, CONTEXT);
   if ('errors' in checked) throw new Error(JSON.stringify(checked.errors));
   return checked.definition;
 };
 const errorsOf = (draft: Record<string, unknown>) => {
-  const checked = checkRuleDefinition({ name: 'rule', trigger: 'purchase', ...draft });
+  const checked = checkRuleDefinition({ name: 'rule', trigger: 'purchase', ...draft }, CONTEXT);
   return 'errors' in checked ? checked.errors.map((error) => error.field) : [];
 };
 let created = 0;

@@ -10,6 +10,7 @@ import { Migration20261203PointKnownMembers } from './migration-20261203-known-m
 import { Migration20261216PointConsumerParkedFlag } from './migration-20261216-consumer-parked-flag';
 import { Migration20261230PointMemberProfile } from './migration-20261230-member-profile';
 import { Migration20261231PointEarningRules } from './migration-20261231-earning-rules';
+import { Migration20270101PointCustomEvents } from './migration-20270101-custom-events';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -25,4 +26,5 @@ export const pointMigrations = {
   Migration20261216PointConsumerParkedFlag,
   Migration20261230PointMemberProfile,
   Migration20261231PointEarningRules,
+  Migration20270101PointCustomEvents,
 };

@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { fromUnits, toUnits } from '../../../core/decimal';
 import { notFound, validationError } from '../../../core/errors';
 import { Principal } from '../../../core/auth/principal';
 import { KnownMembers } from '../../../core/known-members';
@@ -11,9 +10,11 @@ import { PointSource } from '../entities/point-transaction';
 import { RuleApplication } from '../entities/rule-application';
 import { EarningRuleInput, EarningRuleListArgs, EarningRulePatch, EarningSimulation, EarningSimulationInput, RuleApplicationListArgs } from '../types/earning-rule.types';
 import { bumpRuleBook } from './earning-rules/rule-book';
-import { checkRuleDefinition, RuleDefinition, RuleDraft, Trigger } from './earning-rules/rule-definition';
+import { checkRuleDefinition, CUSTOM_EVENT, eventTypeOf, FIXED_TRIGGERS, RuleDefinition, RuleDraft, Trigger } from './earning-rules/rule-definition';
+import { checkAttributeValues } from './earning-rules/event-attributes';
+import { ruleContext } from './earning-rules/rule-context';
 import { RuleEarning } from './earning-rules/rule-earning';
-import { priceByShopRule } from './purchase.service';
+import { pointsInAll, priceByShopRule } from './purchase.service';
 
 const RULE = 'EarningRule';
 
@@ -41,9 +42,10 @@ const definitionOf = (rule: EarningRule): RuleDefinition => ({
   stacks: rule.stacks,
 });
 
-/** A draft's definition, or 400 with every bad field. */
-function definitionFrom(draft: RuleDraft): RuleDefinition {
-  const checked = checkRuleDefinition(draft);
+/** A draft's definition, or 400 with every bad field; the custom event type it names is share-locked until the caller's transaction ends. */
+async function definitionFrom(em: EntityManager, draft: RuleDraft): Promise<RuleDefinition> {
+  const context = await ruleContext(em, typeof draft.trigger === 'string' ? eventTypeOf(draft.trigger) : undefined);
+  const checked = checkRuleDefinition(draft, context);
   if ('errors' in checked) throw validationError(checked.errors);
   return checked.definition;
 }
@@ -76,8 +78,8 @@ export class EarningRuleService {
 
   /** A new rule, inactive, at version 1. */
   async create(input: EarningRuleInput, caller: Principal): Promise<EarningRule> {
-    const definition = definitionFrom(input);
     return this.em.transactional(async (em) => {
+      const definition = await definitionFrom(em, input);
       const rule = em.create(EarningRule, { ...definition });
       // The version refers to the rule: the rule's row first (the unit of work knows no relation between them).
       await em.flush();
@@ -94,7 +96,7 @@ export class EarningRuleService {
       const rule = await this.locked(em, id);
       const current = definitionOf(rule);
       const merged = Object.fromEntries(Object.entries(current).map(([key, value]) => [key, patch[key as keyof EarningRulePatch] === undefined ? value : patch[key as keyof EarningRulePatch]]));
-      const definition = definitionFrom(merged);
+      const definition = await definitionFrom(em, merged);
       if (canonical(definition) === canonical(current)) return rule;
       Object.assign(rule, definition, { version: rule.version + 1 });
       em.create(EarningRuleVersion, { ruleId: rule.id, version: rule.version, definition, createdBy: `${caller.kind}:${caller.id}` });
@@ -141,21 +143,49 @@ export class EarningRuleService {
     return findPage(this.em, RuleApplication, where, { createdAt: 'desc', id: 'desc' }, args, await this.em.count(RuleApplication, where));
   }
 
-  /** What a purchase would earn now, by its shop rule and by the active earning rules, writing nothing. */
+  /** The applications of one source (a custom event), in the order they were written. */
+  applicationsOf(sourceType: string, sourceId: string): Promise<RuleApplication[]> {
+    return this.em.find(RuleApplication, { sourceType, sourceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  /**
+   * What a source would earn now, writing nothing: a purchase by its shop rule (the base) and the active
+   * rules of `purchase`; a custom event or another domain's event by the active rules of its trigger.
+   */
   async simulate(input: EarningSimulationInput, requestId?: string): Promise<EarningSimulation> {
+    const trigger = await this.simulatedTrigger(input);
     await this.members.assertExists(input.customerId, requestId);
-    const amount = input.amount.toFixed(2);
+    const occurredAt = input.occurredAt ? new Date(input.occurredAt) : new Date();
+    const source = { type: 'purchase' as const, id: 'simulation', memberId: input.customerId, sourceBy: trigger === 'purchase' ? PointSource.Purchase : null };
+    if (trigger !== 'purchase') {
+      const evaluation = await this.earning.simulate(this.em, { ...source, facts: { trigger, occurredAt, attributes: (await this.simulatedAttributes(trigger, input)) ?? undefined } });
+      return { basePoints: '0.00', points: pointsInAll('0', evaluation.applied), ...evaluation };
+    }
+    const amount = input.amount!.toFixed(2);
     const storeId = input.storeId ?? null;
     const base = await priceByShopRule(this.em, amount, storeId);
-    const evaluation = await this.earning.simulate(this.em, {
-      type: 'purchase',
-      id: 'simulation',
-      memberId: input.customerId,
-      facts: { trigger: input.trigger as Trigger, occurredAt: input.occurredAt ? new Date(input.occurredAt) : new Date(), amount, storeId, category: input.category ?? null, basePoints: base.points },
-      sourceBy: PointSource.Purchase,
-    });
-    const total = evaluation.applied.reduce((sum, outcome) => sum + toUnits(outcome.points, 2)!, toUnits(base.points, 2)!);
-    return { basePoints: base.points, points: fromUnits(total, 2), ...evaluation };
+    const evaluation = await this.earning.simulate(this.em, { ...source, facts: { trigger, occurredAt, amount, storeId, category: input.category ?? null, basePoints: base.points } });
+    return { basePoints: base.points, points: pointsInAll(base.points, evaluation.applied), ...evaluation };
+  }
+
+  /** The trigger of a dry run: a fixed one or a declared custom event type's; a purchase needs its amount. */
+  private async simulatedTrigger(input: EarningSimulationInput): Promise<Trigger> {
+    const context = await ruleContext(this.em);
+    const eventType = eventTypeOf(input.trigger);
+    const known = eventType !== undefined ? context.eventTypes.has(eventType) : (FIXED_TRIGGERS as readonly string[]).includes(input.trigger);
+    if (!known) throw validationError([{ field: 'trigger', message: `trigger must be one of ${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<a declared type>` }]);
+    if (input.trigger === 'purchase' && input.amount == null) throw validationError([{ field: 'amount', message: 'amount is required for a purchase' }]);
+    return input.trigger as Trigger;
+  }
+
+  /** A simulated custom event's attributes, checked against its type as a real one's. */
+  private async simulatedAttributes(trigger: Trigger, input: EarningSimulationInput): Promise<Record<string, string | number | boolean> | null> {
+    const eventType = eventTypeOf(trigger);
+    if (eventType === undefined) return null;
+    const { eventTypes } = await ruleContext(this.em);
+    const checked = checkAttributeValues(eventTypes.get(eventType)!, input.attributes);
+    if ('errors' in checked) throw validationError(checked.errors);
+    return checked.values;
   }
 
   private async locked(em: EntityManager, id: string): Promise<EarningRule> {

@@ -146,6 +146,11 @@ export class LedgerService {
     return entries.map((entry) => entry.id);
   }
 
+  /** Takes the member's balance lock (creating its row at zero), the member's mutex; must run inside a transaction. */
+  async lock(em: EntityManager, memberId: string): Promise<void> {
+    await LOCK.run(em, { memberId });
+  }
+
   /** Must run inside a transaction. Refuses (400 on `amount`) a spend larger than the balance (after expiring what is due). */
   async spend(em: EntityManager, movement: PointMovement): Promise<PointTransaction> {
     await LOCK.run(em, { memberId: movement.memberId });

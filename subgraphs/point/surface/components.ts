@@ -1,10 +1,13 @@
 import { EARNING_RULE, EARNING_SIMULATION } from './v1-earning-rules';
+import { CUSTOM_EVENT, EVENT_TYPE } from './v1-custom-events';
 import { JsonSchema, arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
 
 /** The v1 resources of points, purchase transactions and interactions, as the routes answer them (snake_case). */
 export const POINT_COMPONENTS: Record<string, JsonSchema> = {
   EarningRule: EARNING_RULE,
   EarningSimulation: EARNING_SIMULATION,
+  CustomEventType: EVENT_TYPE,
+  CustomEvent: CUSTOM_EVENT,
   PointsTransaction: record({
     id: id(),
     customer_id: id(),

@@ -1,7 +1,7 @@
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { oneOf, ref } from '../../../core/rest/json-schema';
+import { oneOf, ref, string } from '../../../core/rest/json-schema';
 import { pathIdOf } from '../../../core/rest/path-ids';
-import { TRIGGERS } from '../services/earning-rules/rule-definition';
+import { rawObject } from './v1-custom-events';
 import { EARNING_RULE_BODY, earningRuleListVariables, earningRuleOf, EarningRuleRecord, simulationOf } from './v1-earning-rules';
 
 const BASE = `${V1_BASE}/loyalty/rules`;
@@ -34,7 +34,7 @@ export const V1_EARNING_RULE_ROUTES: Route[] = [
     document: `query V1EarningRules($page: Int, $limit: Int, $isActive: Boolean, $trigger: String) {
     earningRules(page: $page, limit: $limit, isActive: $isActive, trigger: $trigger) { meta { page limit total } data { ${RULE} } } }`,
     envelope: 'v1List',
-    doc: { summary: 'Earning rules, newest first', query: { status: oneOf('active', 'inactive'), trigger: oneOf(...TRIGGERS) }, response: ref('EarningRule') },
+    doc: { summary: 'Earning rules, newest first', query: { status: oneOf('active', 'inactive'), trigger: string({ description: 'purchase, booking.checked_in, customer.created or custom_event:<type>' }) }, response: ref('EarningRule') },
     variables: ({ query }) => earningRuleListVariables(query),
     payload: ({ earningRules }) => ({ ...earningRules, data: earningRules.data.map((rule: EarningRuleRecord) => earningRuleOf(rule)) }),
   },
@@ -56,7 +56,11 @@ export const V1_EARNING_RULE_ROUTES: Route[] = [
     envelope: 'v1',
     scope: 'read',
     notFound: 'CUSTOMER_NOT_FOUND',
-    doc: { summary: 'What a purchase would earn now, by its shop rule and the active earning rules; writes nothing', response: ref('EarningSimulation') },
+    doc: {
+      summary: 'What a source would earn now, writing nothing: a purchase (amount, store, category) by its shop rule and the active rules, a custom event (attributes) or a check-in or creation by the active rules of its trigger',
+      response: ref('EarningSimulation'),
+    },
+    variables: ({ body, rawBody }) => ({ input: { ...body, attributes: rawObject(rawBody, 'attributes') } }),
     payload: ({ simulateEarning }) => simulationOf(simulateEarning),
   },
   {

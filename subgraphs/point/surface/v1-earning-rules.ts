@@ -1,7 +1,8 @@
 import { arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
 import { wholePoints } from '../../../core/rest/case';
 import { validationError } from '../../../core/errors';
-import { FACTS, PERIODS, TRIGGERS } from '../services/earning-rules/rule-definition';
+import { CUSTOM_EVENT, FACTS, FIXED_TRIGGERS, PERIODS } from '../services/earning-rules/rule-definition';
+import { EVENT_NAME } from '../services/earning-rules/event-attributes';
 
 /** An earning rule as the point subgraph answers it. */
 export interface EarningRuleRecord {
@@ -45,8 +46,11 @@ export const simulationOf = (simulation: { basePoints: number; points: number; a
   skipped: simulation.skipped.map(outcomeOf),
 });
 
+/** A rule's trigger: a fixed one, or `custom_event:<a declared type>`. */
+export const TRIGGER = { anyOf: [oneOf(...FIXED_TRIGGERS), string({ pattern: `^${CUSTOM_EVENT}${EVENT_NAME.source.slice(1, -1)}$`, description: 'custom_event:<type>, a declared custom event type' })] };
+
 const CONDITION = object({}, [], {
-  description: `{fact, op, value}, {all: [...]}, {any: [...]} or {not: {...}}. Facts: ${Object.keys(FACTS).join(', ')}. See docs/decisions.md (the rule format).`,
+  description: `{fact, op, value}, {all: [...]}, {any: [...]} or {not: {...}}. Facts: ${Object.keys(FACTS).join(', ')}, attributes.<name> (custom events). See docs/decisions.md (the rule format).`,
   additionalProperties: true,
 });
 const MAX_POINTS_FIELD = { max_points: nullable(integer({ minimum: 1, description: 'at most this many points' })) };
@@ -79,7 +83,7 @@ export const EARNING_RULE_BODY = object(
   {
     name: string({ minLength: 1, maxLength: 256 }),
     description: nullable(string({ maxLength: 2000 })),
-    trigger: oneOf(...TRIGGERS),
+    trigger: TRIGGER,
     conditions: nullable(CONDITION),
     effect: EFFECT,
     limits: nullable(LIMITS),
@@ -93,7 +97,7 @@ export const EARNING_RULE = record({
   id: id(),
   name: string(),
   description: nullable(string()),
-  trigger: oneOf(...TRIGGERS),
+  trigger: TRIGGER,
   conditions: nullable(CONDITION),
   effect: EFFECT,
   limits: LIMITS,

@@ -1,9 +1,11 @@
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { HasTwoDecimals } from '../../../core/validation';
-import { TRIGGERS } from '../services/earning-rules/rule-definition';
+import { CUSTOM_EVENT, FIXED_TRIGGERS } from '../services/earning-rules/rule-definition';
+
+const TRIGGERS_TEXT = `${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<type>`;
 import { MAX_PURCHASE_AMOUNT } from './purchase.types';
 
 /**
@@ -14,7 +16,7 @@ import { MAX_PURCHASE_AMOUNT } from './purchase.types';
 export class EarningRuleInput {
   @Field() name: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field({ description: TRIGGERS.join(', ') }) trigger: string;
+  @Field({ description: TRIGGERS_TEXT }) trigger: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{fact, op, value} | {all: [...]} | {any: [...]} | {not: {...}}; none: always' })
   conditions?: Record<string, unknown> | null;
   @Field(() => GraphQLJSONObject, { description: '{type: fixed, points} | {type: per_amount, rate} | {type: multiplier, factor}; optional maxPoints' })
@@ -40,7 +42,7 @@ export class EarningRulePatch {
 @ArgsType()
 export class EarningRuleListArgs extends PageArgs {
   @Field(() => Boolean, { nullable: true, description: 'Only active (true) or inactive (false) rules' }) @IsOptional() @IsBoolean() isActive?: boolean;
-  @Field(() => String, { nullable: true }) @IsOptional() @IsIn(TRIGGERS, { message: `trigger must be one of ${TRIGGERS.join(', ')}` }) trigger?: string;
+  @Field(() => String, { nullable: true, description: TRIGGERS_TEXT }) @IsOptional() @IsString() @MaxLength(128) trigger?: string;
 }
 
 @ArgsType()
@@ -50,15 +52,21 @@ export class RuleApplicationListArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'The purchase or receipt verification' }) @IsOptional() @IsString() @MaxLength(256) sourceId?: string;
 }
 
-/** What a dry run evaluates: a purchase as `recordPurchase` takes it, for a member. */
-@InputType({ description: 'What would be earned: a purchase as recordPurchase takes it' })
+/** What a dry run evaluates: a purchase as `recordPurchase` takes it, a custom event as `recordCustomEvent` does, or another trigger's event, for a member. */
+@InputType({ description: 'What would be earned: a purchase (amount, store, category), a custom event (attributes) or another trigger, for a member' })
 export class EarningSimulationInput {
-  @Field({ description: TRIGGERS.join(', ') }) @IsIn(TRIGGERS, { message: `trigger must be one of ${TRIGGERS.join(', ')}` }) trigger: string;
+  @Field({ description: TRIGGERS_TEXT }) @IsString() @MaxLength(128) trigger: string;
   @Field(() => ID) @IsUUID('all', { message: 'customerId must be a customer id' }) customerId: string;
-  @Field(() => Float, { description: 'In currency units, at most 2 decimals, above 0' }) @HasTwoDecimals() @Min(0.01) @Max(MAX_PURCHASE_AMOUNT) amount: number;
+  @Field(() => Float, { nullable: true, description: 'A purchase: in currency units, at most 2 decimals, above 0' })
+  @IsOptional()
+  @HasTwoDecimals()
+  @Min(0.01)
+  @Max(MAX_PURCHASE_AMOUNT)
+  amount?: number | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MinLength(1) @MaxLength(256) storeId?: string | null;
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MinLength(1) @MaxLength(256) category?: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601; now unless given' }) @IsOptional() @IsISO8601({ strict: true }) occurredAt?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "A custom event's attributes, as its type declares them" }) attributes?: Record<string, unknown> | null;
 }
 
 @ObjectType({ description: 'A rule that applied or, its conditions holding, did not' })
@@ -70,7 +78,7 @@ export class RuleOutcomeType {
   @Field(() => String, { nullable: true, description: 'Why it earned nothing: limit, budget, not_stacking, zero' }) reason?: string;
 }
 
-@ObjectType({ description: 'What a purchase would earn now: its shop rule (base) and each earning rule, nothing written' })
+@ObjectType({ description: 'What a source would earn now: a purchase its shop rule (base) and each earning rule, nothing written' })
 export class EarningSimulation {
   @Field(() => Float, { description: "Points by the store's shop rule" }) basePoints: string;
   @Field(() => Float, { description: 'Base and rules together' }) points: string;

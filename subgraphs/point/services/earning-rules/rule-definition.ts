@@ -9,9 +9,24 @@ import { MAX_POINTS } from '../../types/point.types';
  * evaluation (rule-evaluation.ts) then trusts it.
  */
 
-/** What a rule reacts to (more triggers join as their sources are built). */
-export const TRIGGERS = ['purchase'] as const;
-export type Trigger = (typeof TRIGGERS)[number];
+/**
+ * What a rule reacts to: a purchase (a v1 transaction or an approved receipt), a booking's check-in, a
+ * customer's creation (events of other domains), or a custom event of a declared type (`custom_event:<type>`).
+ */
+export const FIXED_TRIGGERS = ['purchase', 'booking.checked_in', 'customer.created'] as const;
+export const CUSTOM_EVENT = 'custom_event:';
+export type Trigger = (typeof FIXED_TRIGGERS)[number] | `custom_event:${string}`;
+
+/** The kinds of a custom event's attributes. */
+export const ATTRIBUTE_KINDS = ['string', 'number', 'boolean'] as const;
+export type AttributeKind = (typeof ATTRIBUTE_KINDS)[number];
+/** A custom event type's attributes, by name: their kind and whether an event must carry them. */
+export type EventAttributes = Record<string, { type: AttributeKind; required?: boolean }>;
+
+/** What a rule is checked against besides itself: the live custom event types and their attributes. */
+export interface RuleContext {
+  eventTypes: ReadonlyMap<string, EventAttributes>;
+}
 
 /** The kinds of value a fact holds, and the operators each takes. */
 const OPERATORS = {
@@ -24,26 +39,56 @@ const OPERATORS = {
 export type FactKind = keyof typeof OPERATORS;
 export type Operator = (typeof OPERATORS)[FactKind][number];
 
+/** A fact's kind; a number's decimals (amounts 2, weekdays 0, attributes 4); whether only purchases have it. */
+export interface FactType {
+  kind: FactKind;
+  scale?: number;
+  purchaseOnly?: boolean;
+}
+
 /**
- * The facts a condition may test, their kind and the triggers that have them:
+ * The facts a condition may test:
  * - `amount`: the purchase's money (2 decimals); `store_id`, `category`: the purchase's;
  * - `occurred_at`: when it happened; `weekday`: its ISO weekday in UTC (1 Monday .. 7 Sunday);
  * - `tier`: the member's tier id (null without one); `segments`: the ids of the member's segments;
  * - `birthday_month`: it happened in the member's birth month; `first_in_category`: the member's first
- *   purchase in its category.
+ *   purchase in its category;
+ * - `attributes.<name>`: a custom event's attribute, of the kind its type declares.
  */
-export const FACTS: Record<string, { kind: FactKind; triggers: readonly Trigger[] }> = {
-  amount: { kind: 'number', triggers: ['purchase'] },
-  store_id: { kind: 'string', triggers: ['purchase'] },
-  category: { kind: 'string', triggers: ['purchase'] },
-  occurred_at: { kind: 'timestamp', triggers: TRIGGERS },
-  weekday: { kind: 'number', triggers: TRIGGERS },
-  tier: { kind: 'string', triggers: TRIGGERS },
-  segments: { kind: 'set', triggers: TRIGGERS },
-  birthday_month: { kind: 'boolean', triggers: TRIGGERS },
-  first_in_category: { kind: 'boolean', triggers: ['purchase'] },
+export const FACTS: Record<string, FactType> = {
+  amount: { kind: 'number', scale: 2, purchaseOnly: true },
+  store_id: { kind: 'string', purchaseOnly: true },
+  category: { kind: 'string', purchaseOnly: true },
+  occurred_at: { kind: 'timestamp' },
+  weekday: { kind: 'number', scale: 0 },
+  tier: { kind: 'string' },
+  segments: { kind: 'set' },
+  birthday_month: { kind: 'boolean' },
+  first_in_category: { kind: 'boolean', purchaseOnly: true },
 };
-export type FactName = keyof typeof FACTS;
+export const ATTRIBUTE_FACT = 'attributes.';
+const ATTRIBUTE_SCALE = 4;
+export type FactName = string;
+
+/** A custom event type's name out of its trigger; undefined for another trigger. */
+export const eventTypeOf = (trigger: string): string | undefined => (trigger.startsWith(CUSTOM_EVENT) ? trigger.slice(CUSTOM_EVENT.length) : undefined);
+
+/** The type of a fact a condition names, for a trigger; a message saying why not when it has none. */
+export function factType(fact: string, trigger: Trigger, context: RuleContext): FactType | string {
+  if (fact.startsWith(ATTRIBUTE_FACT)) {
+    const eventType = eventTypeOf(trigger);
+    if (eventType === undefined) return `is known only for custom events (the trigger is ${trigger})`;
+    const attribute = Object.prototype.hasOwnProperty.call(context.eventTypes.get(eventType) ?? {}, fact.slice(ATTRIBUTE_FACT.length))
+      ? context.eventTypes.get(eventType)![fact.slice(ATTRIBUTE_FACT.length)]
+      : undefined;
+    if (!attribute) return `is not an attribute of the event type ${eventType}`;
+    return attribute.type === 'number' ? { kind: 'number', scale: ATTRIBUTE_SCALE } : { kind: attribute.type };
+  }
+  const known = Object.prototype.hasOwnProperty.call(FACTS, fact) ? FACTS[fact] : undefined;
+  if (!known) return `must be one of ${Object.keys(FACTS).join(', ')}, or attributes.<name> of a custom event`;
+  if (known.purchaseOnly && trigger !== 'purchase') return `is known only for purchases (the trigger is ${trigger})`;
+  return known;
+}
 
 /** A test of one fact. */
 export interface Comparison {
@@ -110,48 +155,60 @@ class Problems {
   }
 }
 
-/** The kind a value must have to be compared with a fact of `kind` (one side of `between`, one item of `in`). */
-function checkScalar(kind: FactKind, fact: string, value: unknown, path: string, problems: Problems): void {
-  if (kind === 'number') {
-    const limit = fact === 'weekday' ? isWhole(value, 1, 7) : typeof value === 'number' && value >= 0 && value <= MAX_POINTS && toUnits(value, 2) !== null;
-    if (!limit) problems.add(path, fact === 'weekday' ? 'must be a whole number from 1 (Monday) to 7 (Sunday)' : `must be a number from 0 to ${MAX_POINTS} with at most 2 decimals`);
-  } else if (kind === 'string') {
+/** The value a fact of `type` can be compared with (one side of `between`, one item of `in`). */
+function checkScalar(type: FactType, fact: string, value: unknown, path: string, problems: Problems): void {
+  if (type.kind === 'number') {
+    const ok =
+      fact === 'weekday'
+        ? isWhole(value, 1, 7)
+        : typeof value === 'number' && Math.abs(value) <= MAX_POINTS && (fact !== 'amount' || value >= 0) && toUnits(value, type.scale ?? 0) !== null;
+    if (!ok) {
+      problems.add(
+        path,
+        fact === 'weekday'
+          ? 'must be a whole number from 1 (Monday) to 7 (Sunday)'
+          : `must be a number${fact === 'amount' ? ' from 0' : ''} up to ${MAX_POINTS} with at most ${type.scale} decimals`,
+      );
+    }
+  } else if (type.kind === 'string') {
     if (typeof value !== 'string' || value.length < 1 || value.length > MAX_TEXT) problems.add(path, `must be a text of 1 to ${MAX_TEXT} characters`);
-  } else if (kind === 'boolean') {
+  } else if (type.kind === 'boolean') {
     if (typeof value !== 'boolean') problems.add(path, 'must be true or false');
-  } else if (kind === 'timestamp') {
+  } else if (type.kind === 'timestamp') {
     if (typeof value !== 'string' || !TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) problems.add(path, 'must be an ISO 8601 timestamp with its offset (2026-12-01T00:00:00Z)');
   } else if (typeof value !== 'string' || value.length < 1 || value.length > MAX_TEXT) {
     problems.add(path, `must be an id of 1 to ${MAX_TEXT} characters`);
   }
 }
 
-function checkComparison(node: Record<string, unknown>, trigger: Trigger, path: string, problems: Problems): void {
+function checkComparison(node: Record<string, unknown>, trigger: Trigger, context: RuleContext, path: string, problems: Problems): void {
   problems.unknownKeys(node, ['fact', 'op', 'value'], path);
   const fact = own(node, 'fact');
   const op = own(node, 'op');
   const value = own(node, 'value');
-  const known = typeof fact === 'string' ? own(FACTS, fact) as (typeof FACTS)[string] | undefined : undefined;
-  if (!known) return problems.add(`${path}.fact`, `must be one of ${Object.keys(FACTS).join(', ')}`);
-  if (!known.triggers.includes(trigger)) return problems.add(`${path}.fact`, `is not known for the trigger ${trigger}`);
-  const operators: readonly string[] = OPERATORS[known.kind];
+  if (typeof fact !== 'string') return problems.add(`${path}.fact`, 'must be the name of a fact');
+  const type = factType(fact, trigger, context);
+  if (typeof type === 'string') return problems.add(`${path}.fact`, type);
+  const operators: readonly string[] = OPERATORS[type.kind];
   if (typeof op !== 'string' || !operators.includes(op)) return problems.add(`${path}.op`, `must be one of ${operators.join(', ')} for ${fact}`);
   if (op === 'between') {
     if (!Array.isArray(value) || value.length !== 2) return problems.add(`${path}.value`, 'must be a list of two bounds [from, to]');
-    value.forEach((bound, index) => checkScalar(known.kind, fact as string, bound, `${path}.value.${index}`, problems));
+    const before = problems.errors.length;
+    value.forEach((bound, index) => checkScalar(type, fact, bound, `${path}.value.${index}`, problems));
+    if (problems.errors.length > before) return;
     const [from, to] = value;
-    const ordered = known.kind === 'timestamp' ? Date.parse(from as string) < Date.parse(to as string) : (toUnits(from, 2) ?? 0n) <= (toUnits(to, 2) ?? 0n);
+    const ordered = type.kind === 'timestamp' ? Date.parse(from as string) < Date.parse(to as string) : toUnits(from, type.scale ?? 0)! <= toUnits(to, type.scale ?? 0)!;
     if (!ordered) problems.add(`${path}.value`, 'must have its first bound before its second');
   } else if (op === 'in' || op === 'not_in') {
     if (!Array.isArray(value) || value.length < 1 || value.length > CONDITION_LIMITS.listItems) return problems.add(`${path}.value`, `must be a list of 1 to ${CONDITION_LIMITS.listItems} values`);
-    value.forEach((item, index) => checkScalar(known.kind, fact as string, item, `${path}.value.${index}`, problems));
+    value.forEach((item, index) => checkScalar(type, fact, item, `${path}.value.${index}`, problems));
   } else {
-    checkScalar(known.kind, fact as string, value, `${path}.value`, problems);
+    checkScalar(type, fact, value, `${path}.value`, problems);
   }
 }
 
 /** Walks a condition without recursion, so that no nesting can overflow the stack; depth and size are bounded. */
-function checkCondition(root: unknown, trigger: Trigger, problems: Problems): void {
+function checkCondition(root: unknown, trigger: Trigger, context: RuleContext, problems: Problems): void {
   const pending: Array<[unknown, string, number]> = [[root, 'conditions', 1]];
   let nodes = 0;
   for (let next = pending.pop(); next; next = pending.pop()) {
@@ -167,7 +224,7 @@ function checkCondition(root: unknown, trigger: Trigger, problems: Problems): vo
     }
     const group = ['all', 'any', 'not'].find((key) => own(node, key) !== undefined);
     if (!group) {
-      checkComparison(node, trigger, path, problems);
+      checkComparison(node, trigger, context, path, problems);
       continue;
     }
     problems.unknownKeys(node, [group], path);
@@ -263,20 +320,29 @@ export interface RuleDraft {
   stacks?: unknown;
 }
 
+/** Whether a trigger is one a rule may have now: a fixed one, or a live custom event type's. */
+function triggerProblem(trigger: unknown, context: RuleContext): string | undefined {
+  if (typeof trigger !== 'string') return `must be one of ${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<type>`;
+  const eventType = eventTypeOf(trigger);
+  if (eventType !== undefined) return context.eventTypes.has(eventType) ? undefined : `names no declared custom event type (${eventType})`;
+  return (FIXED_TRIGGERS as readonly string[]).includes(trigger) ? undefined : `must be one of ${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<type>`;
+}
+
 /** The definition a draft describes, or every problem of it at once. */
-export function checkRuleDefinition(draft: RuleDraft): { definition: RuleDefinition } | { errors: FieldError[] } {
+export function checkRuleDefinition(draft: RuleDraft, context: RuleContext): { definition: RuleDefinition } | { errors: FieldError[] } {
   const problems = new Problems();
   const { name, description, trigger, conditions, effect, limits, priority, stacks } = draft;
   if (typeof name !== 'string' || name.trim().length < 1 || name.length > MAX_TEXT) problems.add('name', `must be a text of 1 to ${MAX_TEXT} characters`);
   if (description !== undefined && description !== null && (typeof description !== 'string' || description.length > 2000)) problems.add('description', 'must be a text of at most 2000 characters');
   if (priority !== undefined && priority !== null && !isWhole(priority, 0, MAX_PRIORITY)) problems.add('priority', `must be a whole number from 0 to ${MAX_PRIORITY}`);
   if (stacks !== undefined && stacks !== null && typeof stacks !== 'boolean') problems.add('stacks', 'must be true or false');
-  if (typeof trigger !== 'string' || !(TRIGGERS as readonly string[]).includes(trigger)) {
-    problems.add('trigger', `must be one of ${TRIGGERS.join(', ')}`);
+  const wrongTrigger = triggerProblem(trigger, context);
+  if (wrongTrigger) {
+    problems.add('trigger', wrongTrigger);
     return { errors: problems.errors };
   }
   const known = trigger as Trigger;
-  if (conditions !== undefined && conditions !== null) checkCondition(conditions, known, problems);
+  if (conditions !== undefined && conditions !== null) checkCondition(conditions, known, context, problems);
   const checkedEffect = checkEffect(effect, known, problems);
   const checkedLimits = checkLimits(limits, problems);
   if (problems.errors.length > 0 || !checkedEffect) return { errors: problems.errors };

@@ -8,9 +8,9 @@ import { Period, PERIODS } from './rule-definition';
 import { RuleBook } from './rule-book';
 import { evaluate, Evaluation, Facts, factsTested, holds, MemberUsage, periodEnd, periodStart, RuleOutcome, RuleVersion } from './rule-evaluation';
 
-/** What earns by rules: a purchase (or an approved receipt), its member, and the facts it brings. */
+/** What earns by rules: a purchase (or an approved receipt), a custom event, another domain's event; its member, and the facts it brings. */
 export interface EarningSource {
-  type: 'purchase' | 'receipt';
+  type: 'purchase' | 'receipt' | 'custom_event' | 'booking' | 'customer';
   id: string;
   memberId: string;
   /** The trigger's facts: when it happened, and a purchase's amount, store, category and base earn. */
@@ -78,15 +78,16 @@ export class RuleEarning {
     }
     if (earned.length === 0) return earned;
     await em.execute(
-      `insert into point.rule_application (id, rule_id, rule_version, member_id, source_type, source_id, points, ledger_entry_id, occurred_at)
-       select a.id, a.rule_id, a.rule_version, ?::uuid, ?, ?, a.points, a.ledger_entry_id, ?::timestamptz
-         from jsonb_to_recordset(?::jsonb) as a(id uuid, rule_id uuid, rule_version int, points numeric, ledger_entry_id uuid)`,
+      // A microsecond apart, in evaluation order, so that a source's applications list in the order the rules applied.
+      `insert into point.rule_application (id, rule_id, rule_version, member_id, source_type, source_id, points, ledger_entry_id, occurred_at, created_at)
+       select a.id, a.rule_id, a.rule_version, ?::uuid, ?, ?, a.points, a.ledger_entry_id, ?::timestamptz, now() + a.ord * interval '1 microsecond'
+         from jsonb_to_recordset(?::jsonb) as a(ord int, id uuid, rule_id uuid, rule_version int, points numeric, ledger_entry_id uuid)`,
       [
         source.memberId,
         source.type,
         source.id,
         source.facts.occurredAt,
-        JSON.stringify(earned.map((rule) => ({ id: timeOrderedId(), rule_id: rule.ruleId, rule_version: rule.version, points: rule.points, ledger_entry_id: rule.ledgerEntryId }))),
+        JSON.stringify(earned.map((rule, ord) => ({ ord, id: timeOrderedId(), rule_id: rule.ruleId, rule_version: rule.version, points: rule.points, ledger_entry_id: rule.ledgerEntryId }))),
       ],
     );
     const budgeted = earned.filter((rule) => prepared.rules.find((candidate) => candidate.ruleId === rule.ruleId)?.definition.limits.budget !== undefined);
@@ -98,6 +99,17 @@ export class RuleEarning {
       );
     }
     return earned;
+  }
+
+  /**
+   * Evaluates a source that earns nothing of its own (a custom event, another domain's event): the rules
+   * of its trigger, under the member's balance lock, taken here only when there are rules to apply.
+   */
+  async applyAlone(em: EntityManager, source: EarningSource): Promise<RuleEarned[]> {
+    const prepared = await this.prepare(em, source);
+    if (prepared.rules.length === 0) return [];
+    await this.ledger.lock(em, source.memberId);
+    return this.apply(em, prepared);
   }
 
   /** What the rules would earn for a source now, writing nothing. */

@@ -1,5 +1,5 @@
 import { fromUnits, minUnits, toUnits } from '../../../../core/decimal';
-import { Comparison, Condition, FactName, FACTS, Period, RuleDefinition, Trigger } from './rule-definition';
+import { ATTRIBUTE_FACT, Comparison, Condition, FactName, FACTS, Period, RuleDefinition, Trigger } from './rule-definition';
 
 /**
  * The evaluation of earning rules: pure, the same for a dry run (`simulate`) and for a real write, so
@@ -32,6 +32,8 @@ export interface Facts {
   segmentIds?: string[];
   birthMonth?: number | null;
   firstInCategory?: boolean;
+  /** A custom event's attributes, as its type declares them. */
+  attributes?: Record<string, string | number | boolean>;
 }
 
 /** How much of a rule's member limits is used in the periods around the event: applications and whole points. */
@@ -101,8 +103,17 @@ export function periodEnd(period: Period, at: Date): Date | null {
   return new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
 }
 
-/** A fact's value for comparison: amounts in cents, times in milliseconds, sets as sets; null when unknown. */
+/** The decimals of a number fact: amounts 2, weekdays 0, a custom event's number attributes 4. */
+const scaleOf = (fact: string): number => (fact.startsWith(ATTRIBUTE_FACT) ? 4 : (FACTS[fact].scale ?? 0));
+
+/** A fact's value for comparison: numbers as exact units (core/decimal), times in milliseconds, sets as sets; null when unknown. */
 function factValue(fact: string, facts: Facts): bigint | number | string | boolean | Set<string> | null {
+  if (fact.startsWith(ATTRIBUTE_FACT)) {
+    const attributes = facts.attributes ?? {};
+    const name = fact.slice(ATTRIBUTE_FACT.length);
+    const value = Object.prototype.hasOwnProperty.call(attributes, name) ? attributes[name] : null;
+    return typeof value === 'number' ? toUnits(value, scaleOf(fact)) : value;
+  }
   switch (fact) {
     case 'amount':
       return facts.amount === undefined ? null : toUnits(facts.amount, 2);
@@ -113,7 +124,7 @@ function factValue(fact: string, facts: Facts): bigint | number | string | boole
     case 'occurred_at':
       return facts.occurredAt.getTime();
     case 'weekday':
-      return weekdayOf(facts.occurredAt);
+      return BigInt(weekdayOf(facts.occurredAt));
     case 'tier':
       return facts.tierId ?? null;
     case 'segments':
@@ -127,12 +138,11 @@ function factValue(fact: string, facts: Facts): bigint | number | string | boole
   }
 }
 
-/** A condition's value in the fact's terms (amounts in cents, timestamps in milliseconds). */
+/** A condition's value in the fact's terms (numbers as exact units, timestamps in milliseconds). */
 function operand(fact: string, value: unknown): bigint | number | string | boolean {
-  const kind = FACTS[fact].kind;
-  if (kind === 'number' && fact === 'amount') return toUnits(value, 2)!;
-  if (kind === 'timestamp') return Date.parse(value as string);
-  return value as number | string | boolean;
+  if (typeof value === 'number') return toUnits(value, scaleOf(fact))!;
+  if (fact === 'occurred_at') return Date.parse(value as string);
+  return value as string | boolean;
 }
 
 function compare(comparison: Comparison, facts: Facts): boolean {
@@ -149,7 +159,7 @@ function compare(comparison: Comparison, facts: Facts): boolean {
   if (op === 'between') {
     const [from, to] = (value as unknown[]).map((bound) => operand(fact, bound));
     // Times are half-open ([from, to)), so that consecutive windows never overlap; numbers include both bounds.
-    return FACTS[fact].kind === 'timestamp' ? actual >= from && actual < to : actual >= from && actual <= to;
+    return fact === 'occurred_at' ? actual >= from && actual < to : actual >= from && actual <= to;
   }
   const other = operand(fact, value);
   if (op === 'gt') return actual > other;
