@@ -110,7 +110,7 @@ export function parsePositiveInt(env: Env, name: string, fallback: number, probl
   return parseIntegerFrom(env, name, fallback, problems, 1);
 }
 
-function parseNonNegativeInt(env: Env, name: string, fallback: number, problems: string[]): number {
+export function parseNonNegativeInt(env: Env, name: string, fallback: number, problems: string[]): number {
   return parseIntegerFrom(env, name, fallback, problems, 0);
 }
 

@@ -94,6 +94,7 @@ describe('/api/v1/loyalty/rules', () => {
       limits: { member: [{ period: 'day', count: 1 }], budget: 10_000 },
       priority: 5,
       stacks: true,
+      pending_days: null,
       status: 'inactive',
       version: 1,
       budget_used: 0,

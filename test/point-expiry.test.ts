@@ -129,6 +129,6 @@ describe('spending and expiring lots', () => {
 describe('an unknown member', () => {
   it('has a zero balance', async () => {
     const id = randomUUID();
-    expect((await platform.api('GET', `/point/api/balance/${id}`, { token: admin.token })).body.data).toEqual({ memberId: id, pointAmount: 0, purchaseAmount: 0 });
+    expect((await platform.api('GET', `/point/api/balance/${id}`, { token: admin.token })).body.data).toEqual({ memberId: id, pointAmount: 0, purchaseAmount: 0, pendingAmount: 0 });
   });
 });

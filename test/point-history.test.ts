@@ -74,8 +74,8 @@ describe('GET /point/api/history/me', () => {
 describe('balances over a window', () => {
   it('sums earned points with format=earn, spent with format=burn, and the net change without a format', async () => {
     const base = `/point/api/balance/${member.id}`;
-    expect((await get(`${base}?format=earn`)).body.data).toEqual({ memberId: member.id, pointAmount: 150, purchaseAmount: 1000 });
-    expect((await get(`${base}?format=burn`)).body.data).toEqual({ memberId: member.id, pointAmount: 30, purchaseAmount: 0 });
+    expect((await get(`${base}?format=earn`)).body.data).toEqual({ memberId: member.id, pointAmount: 150, purchaseAmount: 1000, pendingAmount: 0 });
+    expect((await get(`${base}?format=burn`)).body.data).toEqual({ memberId: member.id, pointAmount: 30, purchaseAmount: 0, pendingAmount: 0 });
     expect((await get(`${base}?format=earn&start=${daysAgo(1)}`)).body.data.pointAmount).toBe(50);
     expect((await get(`${base}?start=${daysAgo(1)}`)).body.data.pointAmount).toBe(20);
     expect((await get(`${base}?end=${daysAgo(2)}`)).body.data.pointAmount).toBe(100);

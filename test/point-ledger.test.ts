@@ -18,9 +18,9 @@ describe('earn and spend', () => {
     expect(earned.status).toBe(200);
     expect(earned.body).toEqual({ statusCode: 200, data: { message: 'Points earned' } });
     expect((await spend({ memberId: member.id, amount: 20.25 })).status).toBe(200);
-    expect(await balanceOf(member.id)).toEqual({ memberId: member.id, pointAmount: 100.25, purchaseAmount: 1000 });
+    expect(await balanceOf(member.id)).toEqual({ memberId: member.id, pointAmount: 100.25, purchaseAmount: 1000, pendingAmount: 0 });
     const mine = await platform.api('GET', '/point/api/balance/me', { token: member.token });
-    expect(mine.body).toEqual({ statusCode: 200, data: { memberId: member.id, pointAmount: 100.25, purchaseAmount: 1000 } });
+    expect(mine.body).toEqual({ statusCode: 200, data: { memberId: member.id, pointAmount: 100.25, purchaseAmount: 1000, pendingAmount: 0 } });
     expect(await ledgerRows(member.id)).toEqual([
       { action_type: 'EARN', amount: '120.50', balance_after: '120.50' },
       { action_type: 'SPEND', amount: '20.25', balance_after: '100.25' },

@@ -279,7 +279,7 @@ describe('manual review', () => {
         receipt_verification_id: verification.id,
       },
     ]);
-    expect(await balanceOf(verification.memberId)).toEqual({ memberId: verification.memberId, pointAmount: 308.62, purchaseAmount: 123.45 });
+    expect(await balanceOf(verification.memberId)).toEqual({ memberId: verification.memberId, pointAmount: 308.62, purchaseAmount: 123.45, pendingAmount: 0 });
   });
 
   it('falls back to the default rule for a shop without a live active rule, and honours an explicit pointRuleId', async () => {

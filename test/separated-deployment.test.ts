@@ -150,7 +150,7 @@ describe('a separated deployment: each part its own process on one PostgreSQL', 
     const earned = await api(b, 'POST', '/point/api/earn', { token: admin, body: { memberId: member.id, amount: 120.5 } });
     expect(earned).toMatchObject({ status: 200, body: { statusCode: 200, data: { message: 'Points earned' } } });
     const balance = await api(a, 'GET', `/point/api/balance/${member.id}`, { token: admin });
-    expect(balance.body).toEqual({ statusCode: 200, data: { memberId: member.id, pointAmount: 120.5, purchaseAmount: 0 } });
+    expect(balance.body).toEqual({ statusCode: 200, data: { memberId: member.id, pointAmount: 120.5, purchaseAmount: 0, pendingAmount: 0 } });
     expect((await api(a, 'GET', '/point/api/balance/me', { token: member.token })).body.data).toEqual(balance.body.data);
   });
 

@@ -54,17 +54,17 @@ describe('GET /api/v1/customers/{id}/points/balance', () => {
     expect(response.status).toBe(200);
     // The redemption spent the oldest lot first: 70 of the welcome lot's 100 points expire first.
     expect(response.body).toEqual({
-      data: { customer_id: alice.id, balance: 120, lifetime_earned: 150, lifetime_redeemed: 30, pending_expiration: { points: 70, expires_at: v1Time(expiresSoon) } },
+      data: { customer_id: alice.id, balance: 120, pending: 0, lifetime_earned: 150, lifetime_redeemed: 30, pending_expiration: { points: 70, expires_at: v1Time(expiresSoon) } },
     });
   });
 
   it('skips points already due to expire, and answers null when nothing will expire', async () => {
     const carols = await get(`${BASE}/${carol.id}/points/balance`);
     expect(carols.body).toEqual({
-      data: { customer_id: carol.id, balance: 25, lifetime_earned: 65, lifetime_redeemed: 0, pending_expiration: { points: 25, expires_at: v1Time(expiresLater) } },
+      data: { customer_id: carol.id, balance: 25, pending: 0, lifetime_earned: 65, lifetime_redeemed: 0, pending_expiration: { points: 25, expires_at: v1Time(expiresLater) } },
     });
     const bobs = await get(`${BASE}/${bob.id}/points/balance`);
-    expect(bobs.body).toEqual({ data: { customer_id: bob.id, balance: 0, lifetime_earned: 0, lifetime_redeemed: 0, pending_expiration: null } });
+    expect(bobs.body).toEqual({ data: { customer_id: bob.id, balance: 0, pending: 0, lifetime_earned: 0, lifetime_redeemed: 0, pending_expiration: null } });
   });
 
   it('lets a customer read its own balance and refuses it another customer (403 insufficient_scope)', async () => {

@@ -11,6 +11,7 @@ import { PurchaseService } from './services/purchase.service';
 import { EarningRuleService } from './services/earning-rule.service';
 import { CustomEventService } from './services/custom-event.service';
 import { CustomEventTypeService } from './services/custom-event-type.service';
+import { PendingPointsService } from './services/pending-points.service';
 import { ReceiptService } from './services/receipt.service';
 import { RequestTicketService } from './services/request-ticket.service';
 import { ShopRuleService } from './services/shop-rule.service';
@@ -28,6 +29,7 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
     earningRules: new EarningRuleService(em, deps.earning, deps.members),
     eventTypes: new CustomEventTypeService(em),
     customEvents: new CustomEventService(em, deps.earning, deps.members),
+    pendingPoints: new PendingPointsService(em, deps.ledger),
     interactions: new InteractionService(em),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),

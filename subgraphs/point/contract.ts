@@ -25,6 +25,7 @@ export const POINT = {
     redeemed: event<PointLedgerEntry>('points.redeemed'),
     expired: event<PointLedgerEntry>('points.expired'),
     expiring: event<PointsExpiring>('points.expiring'),
+    activated: event<PointsActivated>('points.activated'),
     receiptSubmitted: event<ReceiptVerificationChanged>('receipt.submitted'),
     receiptRejected: event<ReceiptVerificationChanged>('receipt.rejected'),
     transactionCompleted: event<TransactionCompleted>('transaction.completed'),
@@ -66,6 +67,23 @@ export interface PointLedgerEntry {
   referenceId?: string | null;
   /** What the caller of an award kept with it (v1 `metadata`). */
   metadata?: Record<string, unknown> | null;
+}
+
+/**
+ * `points.activated`: held (pending) points became spendable, by the job when due or early by an admin
+ * (aggregate: the member); their EARN entry (`transactionId`) is announced by its own `points.earned`.
+ */
+export interface PointsActivated {
+  pendingId: string;
+  memberId: string;
+  amount: string;
+  transactionId: string;
+  /** What held them: `purchase`, `custom_event`, ... and its id. */
+  sourceType: string;
+  sourceId: string;
+  referenceId: string | null;
+  early: boolean;
+  activatedAt: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { EntityManager } from '@mikro-orm/postgresql';
 import { defineModule } from '../../core/module';
 import { pointServices } from './context';
 import { POINT } from './contract';
@@ -8,6 +9,9 @@ import { EarningRuleVersion } from './entities/earning-rule-version';
 import { RuleApplication } from './entities/rule-application';
 import { EarningRuleResolver } from './resolvers/earning-rule.resolver';
 import { CustomEventResolver } from './resolvers/custom-event.resolver';
+import { PendingPointsResolver } from './resolvers/pending-points.resolver';
+import { PendingPoints } from './entities/pending-points';
+import { ACTIVATE_PENDING_QUEUE, activateDuePending } from './services/pending-points.service';
 import { CustomEvent } from './entities/custom-event';
 import { CustomEventType } from './entities/custom-event-type';
 import { RuleBook } from './services/earning-rules/rule-book';
@@ -50,13 +54,13 @@ import { POINT_SURFACE } from './surface';
 export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
-  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication, CustomEventType, CustomEvent],
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication, CustomEventType, CustomEvent, PendingPoints],
   migrations: pointMigrations,
-  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver, CustomEventResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver, CustomEventResolver, PendingPointsResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
-  environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS'],
+  environment: ['POINT_EXPIRY', 'RECEIPT_EXTRACTOR_URL', 'POINT_EXPIRY_NOTICE_DAYS', 'POINT_PENDING_DAYS'],
   deps: (start) => {
     const ledger = new LedgerService(start.settings.expiry);
     const { projection, members, supergraph } = pointMembers(start);
@@ -67,7 +71,7 @@ export const pointModule = defineModule({
       members,
       memberProjection: projection,
       memberFacts,
-      earning: new RuleEarning(new RuleBook(), memberFacts, ledger),
+      earning: new RuleEarning(new RuleBook(), memberFacts, ledger, start.settings.pendingDays),
     };
   },
   calls: ({ orm, deps }) => pointCalls(orm, deps.ledger),
@@ -81,6 +85,14 @@ export const pointModule = defineModule({
   ],
   services: pointServices,
   jobs: [
+    {
+      queue: ACTIVATE_PENDING_QUEUE,
+      cron: '* * * * *',
+      run: async ({ orm, deps, logger }) => {
+        const activated = await activateDuePending(orm.em as EntityManager, deps.ledger);
+        if (activated > 0) logger.info({ activated }, 'pending points activated');
+      },
+    },
     {
       queue: EXPIRE_LOTS_QUEUE,
       cron: '* * * * *',

@@ -1,4 +1,4 @@
-import { Env, parsePositiveInt, parseUrl } from '../../core/config';
+import { Env, parseNonNegativeInt, parsePositiveInt, parseUrl } from '../../core/config';
 
 /** When earned points expire: never, N days after they were earned, or at the end of that month. */
 export type PointExpiryPolicy = { kind: 'never' } | { kind: 'days'; days: number } | { kind: 'end-of-month' };
@@ -11,6 +11,8 @@ export interface PointSettings {
   receiptExtractorUrl?: string;
   /** POINT_EXPIRY_NOTICE_DAYS: how many days before they expire points are announced as expiring (default 7). */
   expiryNoticeDays: number;
+  /** POINT_PENDING_DAYS: how many days a purchase's points (and its rules', unless a rule sets its own) are held before they can be spent (0..365, default 0: at once). */
+  pendingDays: number;
 }
 
 function parsePointExpiry(env: Env, problems: string[]): PointExpiryPolicy {
@@ -22,10 +24,17 @@ function parsePointExpiry(env: Env, problems: string[]): PointExpiryPolicy {
   return { kind: 'never' };
 }
 
+function parsePendingDays(env: Env, problems: string[]): number {
+  const days = parseNonNegativeInt(env, 'POINT_PENDING_DAYS', 0, problems);
+  if (days > 365) problems.push(`POINT_PENDING_DAYS must be at most 365, got ${days}`);
+  return Math.min(days, 365);
+}
+
 export function parsePointSettings(env: Env, problems: string[]): PointSettings {
   return {
     expiry: parsePointExpiry(env, problems),
     receiptExtractorUrl: parseUrl(env, 'RECEIPT_EXTRACTOR_URL', problems, ['http:', 'https:']),
     expiryNoticeDays: parsePositiveInt(env, 'POINT_EXPIRY_NOTICE_DAYS', 7, problems),
+    pendingDays: parsePendingDays(env, problems),
   };
 }

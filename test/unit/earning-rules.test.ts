@@ -54,8 +54,8 @@ describe('the rule format', () => {
     expect(errorsOf({ effect: FIXED, conditions: wide })).toEqual(['conditions']);
   });
 
-  it('defaults priority to 0 and stacking to true, and keeps a null condition as always holding', () => {
-    expect(definition({ effect: FIXED })).toEqual({ name: 'rule', description: null, trigger: 'purchase', conditions: null, effect: FIXED, limits: {}, priority: 0, stacks: true });
+  it('defaults priority to 0, stacking to true and the pending period to the program\'s, and keeps a null condition as always holding', () => {
+    expect(definition({ effect: FIXED })).toEqual({ name: 'rule', description: null, trigger: 'purchase', conditions: null, effect: FIXED, limits: {}, priority: 0, stacks: true, pendingDays: null });
     expect(holds(null, purchase())).toBe(true);
   });
 });

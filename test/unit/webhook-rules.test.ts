@@ -122,8 +122,9 @@ describe('webhook settings', () => {
 
 /** The public events of every domain's surface, by internal type. */
 const PUBLIC_EVENTS = Object.fromEntries(platformSurface().publicEvents.map((event) => [event.internal, event]));
-/** Part 3's event types, the names a webhook may subscribe to. */
+/** Part 3's event types and the platform's own beyond it (issue 29: held points activated), the names a webhook may subscribe to. */
 const WEBHOOK_EVENT_TYPES = [
+  'points.activated',
   'customer.created',
   'customer.updated',
   'customer.tier_changed',
@@ -148,7 +149,7 @@ const noLookup: PublicEventLookup = () => Promise.reject(new Error('no lookup ex
 const dataOf = (internal: string, payload: unknown) => PUBLIC_EVENTS[internal].data(payload, noLookup);
 
 describe('the event table', () => {
-  it("maps only to Part 3's types, and gives points.earned exactly Part 3's fields in whole points", async () => {
+  it("maps only to Part 3's types and the platform's own, and gives points.earned exactly Part 3's fields in whole points", async () => {
     for (const mapping of Object.values(PUBLIC_EVENTS)) expect(WEBHOOK_EVENT_TYPES).toContain(mapping.type);
     const data = await dataOf('points.earned', {
       transactionId: 't1',

@@ -13,7 +13,7 @@ import type { Condition, Effect, Limits, Trigger } from '../services/earning-rul
 @ObjectType({ description: 'A rule that earns points when something happens (docs/decisions.md: the rule format)' })
 @Entity({ tableName: 'earning_rule' })
 export class EarningRule extends SoftDeletable {
-  [OptionalProps]?: 'description' | 'conditions' | 'limits' | 'priority' | 'stacks' | 'version' | 'isActive' | 'budgetUsed' | 'createdAt' | 'updatedAt' | 'deletedAt';
+  [OptionalProps]?: 'description' | 'conditions' | 'limits' | 'priority' | 'stacks' | 'pendingDays' | 'version' | 'isActive' | 'budgetUsed' | 'createdAt' | 'updatedAt' | 'deletedAt';
 
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property({ type: 'text' }) name: string;
@@ -30,6 +30,9 @@ export class EarningRule extends SoftDeletable {
   limits: Limits = {};
   @Field(() => Int, { description: 'Higher first (0..1000); rules of one priority in the order they were created' }) @Property() priority: number = 0;
   @Field({ description: 'false: once this rule applies, no rule after it does' }) @Property() stacks: boolean = true;
+  @Field(() => Int, { nullable: true, description: 'Days its points are held before they can be spent (0..365); null: the program default for purchases, at once otherwise' })
+  @Property({ type: 'int', nullable: true })
+  pendingDays: number | null = null;
   @Field(() => Int, { description: 'The current version; every change of the definition adds one' }) @Property() version: number = 1;
   @Field() @Property() isActive: boolean = false;
   @Field(() => Float, { description: 'Points the rule has given, for its budget' }) @Property({ type: 'decimal' }) budgetUsed: string = '0';

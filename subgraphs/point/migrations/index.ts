@@ -11,6 +11,7 @@ import { Migration20261216PointConsumerParkedFlag } from './migration-20261216-c
 import { Migration20261230PointMemberProfile } from './migration-20261230-member-profile';
 import { Migration20261231PointEarningRules } from './migration-20261231-earning-rules';
 import { Migration20270101PointCustomEvents } from './migration-20270101-custom-events';
+import { Migration20270102PointPendingPoints } from './migration-20270102-pending-points';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -27,4 +28,5 @@ export const pointMigrations = {
   Migration20261230PointMemberProfile,
   Migration20261231PointEarningRules,
   Migration20270101PointCustomEvents,
+  Migration20270102PointPendingPoints,
 };

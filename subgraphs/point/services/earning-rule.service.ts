@@ -40,6 +40,7 @@ const definitionOf = (rule: EarningRule): RuleDefinition => ({
   limits: rule.limits,
   priority: rule.priority,
   stacks: rule.stacks,
+  pendingDays: rule.pendingDays,
 });
 
 /** A draft's definition, or 400 with every bad field; the custom event type it names is share-locked until the caller's transaction ends. */

@@ -6,7 +6,7 @@ import { Statement } from '../../../core/db/statement';
 import { outboxInsertSql } from '../../../core/events/outbox-event';
 import { currentTraceparent } from '../../../core/tracing';
 import { PointActionType, PointSource, PointTransaction } from '../entities/point-transaction';
-import { POINT, PointLedgerEntry } from '../contract';
+import { POINT, PointLedgerEntry, PointsActivated } from '../contract';
 import { expiresAtFor } from './expiry-policy';
 
 /** A movement of points for one member; amounts are decimal strings. */
@@ -26,6 +26,32 @@ export interface PointMovement {
   referenceId?: string | null;
   metadata?: Record<string, unknown> | null;
 }
+
+/** Points to hold for a member until `activatesAt`, for a source (a purchase, a rule's application). */
+export interface PendingHold extends PointMovement {
+  activatesAt: Date;
+  sourceType: string;
+  sourceId: string;
+}
+
+/** A hold as `point.pending_points` keeps it (amounts as decimal strings), for its activation. */
+export interface HeldPoints {
+  id: string;
+  member_id: string;
+  amount: string;
+  purchase_amount: string;
+  shop_id: string | null;
+  category_id: string | null;
+  note: string | null;
+  source_by: PointSource | null;
+  reference_id: string | null;
+  metadata: Record<string, unknown> | null;
+  source_type: string;
+  source_id: string;
+}
+
+/** The columns of `HeldPoints`, as a statement selects them. */
+export const HELD_POINTS_COLUMNS = `id, member_id, amount::text as amount, purchase_amount::text as purchase_amount, shop_id, category_id, note, source_by, reference_id, metadata, source_type, source_id`;
 
 /**
  * The ledger: every change of a balance writes its transaction, its lots and its outbox event in the
@@ -74,29 +100,32 @@ export class LedgerService {
       id: timeOrderedId(),
       member_id: movement.memberId,
       amount: movement.amount,
+      purchase_amount: movement.purchaseAmount ?? '0',
+      shop_id: movement.shopId ?? null,
+      category_id: movement.categoryId ?? null,
       note: movement.note ?? null,
       source_by: movement.sourceBy ?? null,
       reference_id: movement.referenceId ?? null,
       metadata: movement.metadata ?? null,
     }));
     const recordset = JSON.stringify(rows);
-    const ROWS = `jsonb_to_recordset(?::jsonb) as r(ord int, id uuid, member_id uuid, amount numeric, note text, source_by text, reference_id text, metadata jsonb)`;
+    const ROWS = `jsonb_to_recordset(?::jsonb) as r(ord int, id uuid, member_id uuid, amount numeric, purchase_amount numeric, shop_id text, category_id text, note text, source_by text, reference_id text, metadata jsonb)`;
     const base = new Date();
     // Entries of one batch a microsecond apart, in order, so that a member's history lists them as given.
     const written: Array<Record<string, any>> = await em.execute(
       `with running as (
          select r.*, b.point_amount + sum(r.amount) over (partition by r.member_id order by r.ord) as balance_after
            from ${ROWS} join point.point_balance b on b.member_id = r.member_id)
-       insert into point.point_transaction (id, member_id, action_type, amount, purchase_amount, note, source_by, balance_after, reference_id, metadata, created_at, updated_at)
-       select id, member_id, 'EARN', amount, 0, note, source_by, balance_after, reference_id, metadata, ?::timestamptz + ord * interval '1 microsecond', ?::timestamptz
+       insert into point.point_transaction (id, member_id, action_type, amount, purchase_amount, shop_id, category_id, note, source_by, balance_after, reference_id, metadata, created_at, updated_at)
+       select id, member_id, 'EARN', amount, purchase_amount, shop_id, category_id, note, source_by, balance_after, reference_id, metadata, ?::timestamptz + ord * interval '1 microsecond', ?::timestamptz
          from running order by ord
-       returning id, member_id, amount::text as amount, purchase_amount::text as purchase_amount, source_by, note, reference_id, metadata, balance_after::text as balance_after, created_at`,
+       returning id, member_id, amount::text as amount, purchase_amount::text as purchase_amount, shop_id, category_id, source_by, note, reference_id, metadata, balance_after::text as balance_after, created_at`,
       [recordset, base, base],
     );
     await em.execute(
       `update point.point_balance b
-          set point_amount = b.point_amount + s.total, entry_count = b.entry_count + s.n, updated_at = now()
-         from (select member_id, sum(amount) as total, count(*) as n from ${ROWS} group by member_id) s
+          set point_amount = b.point_amount + s.total, purchase_amount = b.purchase_amount + s.purchases, entry_count = b.entry_count + s.n, updated_at = now()
+         from (select member_id, sum(amount) as total, sum(purchase_amount) as purchases, count(*) as n from ${ROWS} group by member_id) s
         where b.member_id = s.member_id`,
       [recordset],
     );
@@ -126,8 +155,8 @@ export class LedgerService {
         actionType: PointActionType.EARN,
         amount: entry.amount,
         purchaseAmount: entry.purchase_amount,
-        shopId: null,
-        categoryId: null,
+        shopId: entry.shop_id,
+        categoryId: entry.category_id,
         sourceBy: entry.source_by,
         balanceAfter: entry.balance_after,
         createdAt: new Date(entry.created_at).toISOString(),
@@ -144,6 +173,115 @@ export class LedgerService {
       [currentTraceparent(), POINT.events.earned, JSON.stringify(events)],
     );
     return entries.map((entry) => entry.id);
+  }
+
+  /**
+   * Holds points for a member (pending points): a row of `point.pending_points` and the balance's
+   * `pending_amount`, nothing spendable, no ledger entry; the caller holds the member's balance lock.
+   * Returns the hold's id.
+   */
+  async hold(em: EntityManager, hold: PendingHold): Promise<string> {
+    const id = timeOrderedId();
+    await em.execute(
+      `with held as (
+         insert into point.pending_points (id, member_id, amount, original_amount, purchase_amount, shop_id, category_id, note, source_by, reference_id, metadata, source_type, source_id, activates_at)
+         values (?, ?, ?::numeric, ?::numeric, ?::numeric, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
+         returning member_id, amount)
+       update point.point_balance b set pending_amount = b.pending_amount + held.amount, updated_at = now() from held where b.member_id = held.member_id`,
+      [
+        id,
+        hold.memberId,
+        hold.amount,
+        hold.amount,
+        hold.purchaseAmount ?? '0',
+        hold.shopId ?? null,
+        hold.categoryId ?? null,
+        hold.note ?? null,
+        hold.sourceBy ?? null,
+        hold.referenceId ?? null,
+        hold.metadata ? JSON.stringify(hold.metadata) : null,
+        hold.sourceType,
+        hold.sourceId,
+        hold.activatesAt,
+      ],
+    );
+    return id;
+  }
+
+  /**
+   * Activates held points, set-based: each hold becomes an EARN entry (its lot's expiry counted from now)
+   * as `earnMany` writes them, its row `activated`, the balances' pending amounts reduced, and a
+   * `points.activated` event each. The caller has locked the rows (`for update`), which are pending.
+   */
+  async activate(em: EntityManager, holds: HeldPoints[], early: boolean): Promise<void> {
+    if (holds.length === 0) return;
+    const entryIds = await this.earnMany(
+      em,
+      holds.map((held) => ({
+        memberId: held.member_id,
+        amount: held.amount,
+        purchaseAmount: held.purchase_amount,
+        shopId: held.shop_id,
+        categoryId: held.category_id,
+        note: held.note,
+        sourceBy: held.source_by,
+        referenceId: held.reference_id,
+        metadata: held.metadata,
+      })),
+    );
+    const activated = JSON.stringify(holds.map((held, index) => ({ id: held.id, entry_id: entryIds[index] })));
+    await em.execute(
+      `update point.pending_points p set status = 'activated', earn_entry_id = a.entry_id, settled_at = now()
+         from jsonb_to_recordset(?::jsonb) as a(id uuid, entry_id uuid) where p.id = a.id`,
+      [activated],
+    );
+    await this.releaseHeld(em, holds.map((held) => ({ memberId: held.member_id, amount: held.amount })));
+    const events = holds.map((held, ord) => {
+      const payload: PointsActivated = {
+        pendingId: held.id,
+        memberId: held.member_id,
+        amount: held.amount,
+        transactionId: entryIds[ord],
+        sourceType: held.source_type,
+        sourceId: held.source_id,
+        referenceId: held.reference_id,
+        early,
+        activatedAt: new Date().toISOString(),
+      };
+      return { ord, payload, aggregate_id: held.member_id };
+    });
+    await em.execute(
+      outboxInsertSql('point', `(select ?::text as type, payload, aggregate_id, ord from jsonb_to_recordset(?::jsonb) as e(ord int, payload jsonb, aggregate_id text)) events`, '?::text'),
+      [currentTraceparent(), POINT.events.activated, JSON.stringify(events)],
+    );
+  }
+
+  /**
+   * Cancels held points in whole or in part (a refund of their purchase, an admin): each hold loses
+   * `amount`, and is `cancelled` when nothing is left; the balances' pending amounts follow. The caller
+   * has locked the rows.
+   */
+  async cancelHeld(em: EntityManager, cancellations: Array<{ id: string; memberId: string; amount: string }>): Promise<void> {
+    if (cancellations.length === 0) return;
+    await em.execute(
+      `update point.pending_points p
+          set amount = p.amount - c.amount,
+              status = case when p.amount - c.amount = 0 then 'cancelled' else p.status end,
+              settled_at = case when p.amount - c.amount = 0 then now() else p.settled_at end
+         from jsonb_to_recordset(?::jsonb) as c(id uuid, amount numeric) where p.id = c.id`,
+      [JSON.stringify(cancellations.map((cancellation) => ({ id: cancellation.id, amount: cancellation.amount })))],
+    );
+    await this.releaseHeld(em, cancellations);
+  }
+
+  /** Takes amounts off the members' pending amounts (activated or cancelled holds). */
+  private async releaseHeld(em: EntityManager, released: Array<{ memberId: string; amount: string }>): Promise<void> {
+    await em.execute(
+      `update point.point_balance b set pending_amount = b.pending_amount - s.total, updated_at = now()
+         from (select member_id, sum(amount) as total from jsonb_to_recordset(?::jsonb) as r(member_id uuid, amount numeric) group by member_id) s
+        where b.member_id = s.member_id`,
+      [JSON.stringify(released.map((row) => ({ member_id: row.memberId, amount: row.amount })))],
+    );
   }
 
   /** Takes the member's balance lock (creating its row at zero), the member's mutex; must run inside a transaction. */

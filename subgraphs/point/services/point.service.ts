@@ -20,7 +20,7 @@ const CURRENT = 'current';
 const standingsSql = (sums: boolean) => `select m.id::text as member_id,
         (b.point_amount - coalesce((select sum(l.remaining) from point.point_lot l
                                      where l.member_id = m.id and l.remaining > 0 and l.expires_at <= now()), 0))::text as point_amount,
-        b.purchase_amount::text as purchase_amount${
+        b.purchase_amount::text as purchase_amount, b.pending_amount::text as pending_amount${
           sums
             ? `,
         s.earned, s.earned_purchase, s.burned, s.burned_purchase
@@ -41,6 +41,7 @@ interface StandingRow {
   member_id: string;
   point_amount: string | null;
   purchase_amount: string | null;
+  pending_amount: string | null;
   earned?: string;
   earned_purchase?: string;
   burned?: string;
@@ -86,16 +87,18 @@ export class PointService {
 
   /** Current balances: expired points never count, even before the expiry job has run. */
   async balances(memberIds: string[]): Promise<Map<string, PointBalance>> {
-    const rows: Array<{ member_id: string; point_amount: string; purchase_amount: string }> = await this.em.execute(
+    const rows: Array<{ member_id: string; point_amount: string; purchase_amount: string; pending_amount: string }> = await this.em.execute(
       `select b.member_id,
               (b.point_amount - coalesce((select sum(l.remaining) from point.point_lot l
                                            where l.member_id = b.member_id and l.remaining > 0 and l.expires_at <= now()), 0))::text as point_amount,
-              b.purchase_amount::text as purchase_amount
+              b.purchase_amount::text as purchase_amount, b.pending_amount::text as pending_amount
          from point.point_balance b where b.member_id in (?)`,
       [memberIds],
     );
-    const found = new Map(rows.map((row) => [row.member_id, { memberId: row.member_id, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount }]));
-    return new Map(memberIds.map((id) => [id, found.get(id) ?? { memberId: id, pointAmount: '0', purchaseAmount: '0' }]));
+    const found = new Map(
+      rows.map((row) => [row.member_id, { memberId: row.member_id, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount, pendingAmount: row.pending_amount }]),
+    );
+    return new Map(memberIds.map((id) => [id, found.get(id) ?? { memberId: id, pointAmount: '0', purchaseAmount: '0', pendingAmount: '0' }]));
   }
 
   /** `standings`: keys are `<part> <memberId>`, part CURRENT or a BalanceFormat. */
@@ -110,7 +113,7 @@ export class PointService {
         const row = byMember.get(memberId.toLowerCase());
         const [pointAmount, purchaseAmount] =
           part === BalanceFormat.earn ? [row?.earned, row?.earned_purchase] : part === BalanceFormat.burn ? [row?.burned, row?.burned_purchase] : [row?.point_amount, row?.purchase_amount];
-        return [keys[index], { memberId, pointAmount: pointAmount ?? '0', purchaseAmount: purchaseAmount ?? '0' }];
+        return [keys[index], { memberId, pointAmount: pointAmount ?? '0', purchaseAmount: purchaseAmount ?? '0', pendingAmount: row?.pending_amount ?? '0' }];
       }),
     );
   }
@@ -126,12 +129,13 @@ export class PointService {
     const types = window.format === BalanceFormat.earn ? ['EARN'] : window.format === BalanceFormat.burn ? ['SPEND'] : ['EARN', 'SPEND', 'EXPIRE'];
     const [row] = await this.em.execute(
       `select coalesce(sum(case when action_type = 'EARN' or ? then amount else -amount end), 0)::text as point_amount,
-              coalesce(sum(purchase_amount), 0)::text as purchase_amount
+              coalesce(sum(purchase_amount), 0)::text as purchase_amount,
+              coalesce((select pending_amount from point.point_balance where member_id = ?), 0)::text as pending_amount
          from point.point_transaction
         where member_id = ? and action_type in (?) and created_at >= ? and created_at < ?`,
-      [Boolean(window.format), memberId, types, from, to],
+      [Boolean(window.format), memberId, memberId, types, from, to],
     );
-    return { memberId, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount };
+    return { memberId, pointAmount: row.point_amount, purchaseAmount: row.purchase_amount, pendingAmount: row.pending_amount };
   }
 
   /** Newest first; a far page costs what a near one does (core/pagination `findPage`). */

@@ -12,11 +12,11 @@ import { PointSource } from '../entities/point-transaction';
 import { MAX_POINTS } from '../types/point.types';
 import { PurchaseListArgs, RecordPurchaseInput, RefundPurchaseInput } from '../types/purchase.types';
 import { onceForKey } from './idempotency';
-import { LedgerService } from './ledger.service';
+import { LedgerService, PointMovement } from './ledger.service';
 import { bounds } from './point.service';
 import { KnownMembers } from '../../../core/known-members';
-import { fromUnits, toUnits } from '../../../core/decimal';
-import { RuleEarning } from './earning-rules/rule-earning';
+import { fromUnits, minUnits, toUnits } from '../../../core/decimal';
+import { daysAfter, EarningSource, RuleEarning } from './earning-rules/rule-earning';
 
 const TRANSACTION = 'Transaction';
 /** A purchase may say it happened a little ahead of our clock (the till's clock), not more. */
@@ -85,7 +85,7 @@ export class PurchaseService {
       facts: { trigger: 'purchase', occurredAt, amount, storeId, category, basePoints: priced.points },
       sourceBy: PointSource.Purchase,
     });
-    const entry = await this.ledger.earn(em, {
+    const base = {
       memberId: input.customerId,
       amount: priced.points,
       purchaseAmount: amount,
@@ -95,17 +95,31 @@ export class PurchaseService {
       sourceBy: PointSource.Purchase,
       // points.earned names the purchase (Part 3's transaction_id), as an award names its caller's transaction.
       referenceId: id,
-    });
-    const byRules = await this.earning.apply(em, { ...earning, source: { ...earning.source, baseEntryId: entry.id } });
+    };
+    const entryId = await this.earnOrHold(em, base, earning.source);
+    const byRules = await this.earning.apply(em, { ...earning, source: { ...earning.source, baseEntryId: entryId ?? undefined } });
     await em.execute(`update point.purchase set points_earned = ?::numeric, point_rule_id = ?, earn_entry_id = ? where id = ?`, [
       pointsInAll(priced.points, byRules),
       priced.ruleId,
-      entry.id,
+      entryId,
       id,
     ]);
     const purchase = await em.findOneOrFail(Purchase, { id }, { refresh: true });
     announceCompleted(em, purchase);
     return purchase.id;
+  }
+
+  /**
+   * The base earn of a purchase, under the member's balance lock: an EARN entry (its id), or a hold until
+   * the return window (POINT_PENDING_DAYS) has passed since the purchase (null: no entry yet; the hold
+   * carries the purchase amount to its activation, so tiers see neither before).
+   */
+  private async earnOrHold(em: EntityManager, base: PointMovement, source: EarningSource): Promise<string | null> {
+    const days = this.earning.pendingDaysOf(source);
+    if (days === 0) return (await this.ledger.earn(em, base)).id;
+    await this.ledger.lock(em, base.memberId);
+    await this.ledger.hold(em, { ...base, activatesAt: daysAfter(source.facts.occurredAt, days), sourceType: source.type, sourceId: source.id });
+    return null;
   }
 
   /**
@@ -140,11 +154,13 @@ export class PurchaseService {
       [input.amount == null ? null : input.amount.toFixed(2), id],
     );
     if (!step.fits) throw conflict(`amount exceeds the ${step.remaining} not yet refunded`, 'amount');
+    // Held points of the purchase go first (their rows locked before the member's balance, as the activation job locks them).
+    const cancelledHeld = await this.cancelHeldFirst(em, purchase, step.owed);
     await this.ledger.expireDue(em, purchase.memberId);
     const [taking]: Array<{ taken: string; unrecovered: string }> = await em.execute(
-      `select least(?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
+      `select least(?::numeric - ?::numeric, point_amount)::numeric(20, 2)::text as taken, greatest(?::numeric - ?::numeric - point_amount, 0)::numeric(20, 2)::text as unrecovered
          from point.point_balance where member_id = ?`,
-      [step.owed, step.owed, purchase.memberId],
+      [step.owed, cancelledHeld, step.owed, cancelledHeld, purchase.memberId],
     );
     const spend =
       Number(taking.taken) > 0
@@ -158,11 +174,12 @@ export class PurchaseService {
             referenceId: purchase.id,
           })
         : null;
+    const reversed = pointsInAll(taking.taken, [{ points: cancelledHeld }]);
     const refund = em.create(PurchaseRefund, {
       purchaseId: purchase.id,
       memberId: purchase.memberId,
       amount: step.refund,
-      pointsReversed: taking.taken,
+      pointsReversed: reversed,
       pointsUnrecovered: taking.unrecovered,
       spendEntryId: spend?.id ?? null,
     });
@@ -171,12 +188,35 @@ export class PurchaseService {
           set refunded_amount = ?::numeric, status = ?, points_reversed = points_reversed + ?::numeric,
               points_unrecovered = points_unrecovered + ?::numeric, updated_at = now()
         where id = ?`,
-      [step.refunded, step.full ? PurchaseStatus.REFUNDED : PurchaseStatus.PARTIALLY_REFUNDED, taking.taken, taking.unrecovered, purchase.id],
+      [step.refunded, step.full ? PurchaseStatus.REFUNDED : PurchaseStatus.PARTIALLY_REFUNDED, reversed, taking.unrecovered, purchase.id],
     );
     await em.flush();
     const refunded = await em.findOneOrFail(Purchase, { id }, { refresh: true });
     announceRefunded(em, refunded, refund);
     return refund;
+  }
+
+  /**
+   * Cancels up to `owed` points of the purchase's pending holds (its base earn's and its rules'), the
+   * newest first; returns how many (a decimal string). The holds' rows are locked here.
+   */
+  private async cancelHeldFirst(em: EntityManager, purchase: Purchase, owed: string): Promise<string> {
+    const held: Array<{ id: string; amount: string }> = await em.execute(
+      `select id, amount::text as amount from point.pending_points
+        where source_type = 'purchase' and source_id = ? and status = 'pending' and amount > 0
+        order by created_at desc, id desc for update`,
+      [purchase.id],
+    );
+    let left = toUnits(owed, 2)!;
+    const cancellations: Array<{ id: string; memberId: string; amount: string }> = [];
+    for (const hold of held) {
+      if (left <= 0n) break;
+      const taken = minUnits(left, toUnits(hold.amount, 2)!);
+      cancellations.push({ id: hold.id, memberId: purchase.memberId, amount: fromUnits(taken, 2) });
+      left -= taken;
+    }
+    await this.ledger.cancelHeld(em, cancellations);
+    return fromUnits(toUnits(owed, 2)! - left, 2);
   }
 
   async get(id: string): Promise<Purchase> {

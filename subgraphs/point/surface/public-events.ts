@@ -1,6 +1,6 @@
 import { v1Amount, v1Time, wholePoints } from '../../../core/rest/case';
 import { PublicEvent } from '../../../core/rest/surface';
-import { POINT, PointLedgerEntry, TransactionCompleted, TransactionRefunded } from '../contract';
+import { POINT, PointLedgerEntry, PointsActivated, TransactionCompleted, TransactionRefunded } from '../contract';
 
 /** A ledger entry; `note` and `referenceId` are absent from events written before they were added (read as null). */
 const ledgerData = (entry: PointLedgerEntry) => ({
@@ -19,6 +19,19 @@ export const POINT_PUBLIC_EVENTS: PublicEvent[] = [
     internal: POINT.events.expired,
     type: 'points.expired',
     data: (entry: PointLedgerEntry) => ({ customer_id: entry.memberId, points: wholePoints(entry.amount), transaction_id: entry.transactionId, new_balance: wholePoints(entry.balanceAfter) }),
+  },
+  {
+    internal: POINT.events.activated,
+    type: 'points.activated',
+    data: (held: PointsActivated) => ({
+      customer_id: held.memberId,
+      points: wholePoints(held.amount),
+      pending_id: held.pendingId,
+      transaction_id: held.referenceId ?? held.transactionId,
+      source_type: held.sourceType,
+      early: held.early,
+      activated_at: v1Time(held.activatedAt),
+    }),
   },
   {
     internal: POINT.events.transactionCompleted,

@@ -8,7 +8,7 @@ const movement = ({ body, headers }: RouteInput) => ({ input: body, idempotencyK
 /** The receipt image of the receipt verification uploads. */
 const RECEIPT_IMAGE = { name: 'image', required: true };
 
-const BALANCE_FIELDS = 'memberId pointAmount purchaseAmount';
+const BALANCE_FIELDS = 'memberId pointAmount purchaseAmount pendingAmount';
 const TRANSACTION_FIELDS = `id memberId actionType amount purchaseAmount shopId categoryId note sourceBy balanceAfter createdAt updatedAt`;
 const MEMBER_SUMMARY = 'member @include(if: $includeMember) { id name nickName phoneNumber status }';
 const PAGE_META = 'meta { page limit total totalPages }';

@@ -5,7 +5,7 @@ import { rawObject } from './v1-custom-events';
 import { EARNING_RULE_BODY, earningRuleListVariables, earningRuleOf, EarningRuleRecord, simulationOf } from './v1-earning-rules';
 
 const BASE = `${V1_BASE}/loyalty/rules`;
-const RULE = 'id name description trigger conditions effect limits priority stacks isActive version budgetUsed createdAt updatedAt';
+const RULE = 'id name description trigger conditions effect limits priority stacks pendingDays isActive version budgetUsed createdAt updatedAt';
 const NOT_FOUND = 'RULE_NOT_FOUND';
 
 const ruleIdOf = (params: Record<string, string>) => ({ id: pathIdOf(params, 'rule') });

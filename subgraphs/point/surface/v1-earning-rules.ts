@@ -89,6 +89,7 @@ export const EARNING_RULE_BODY = object(
     limits: nullable(LIMITS),
     priority: nullable(integer({ minimum: 0, maximum: 1000, description: 'higher first; 0 unless given (or null)' })),
     stacks: nullable(boolean({ description: 'false: once this rule applies, no rule after it does; true unless given (or null)' })),
+    pending_days: nullable(integer({ minimum: 0, maximum: 365, description: "days its points are held before they can be spent; null: the program's default for purchases, at once otherwise" })),
   },
   ['name', 'trigger', 'effect'],
 );
@@ -103,6 +104,7 @@ export const EARNING_RULE = record({
   limits: LIMITS,
   priority: integer(),
   stacks: boolean(),
+  pending_days: nullable(integer()),
   status: oneOf('active', 'inactive'),
   version: integer({ minimum: 1, description: 'every change of the definition adds one' }),
   budget_used: integer({ description: 'points the rule has given' }),

@@ -1,12 +1,25 @@
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { customerIdOf } from '../../../core/rest/path-ids';
+import { customerIdOf, pathIdOf } from '../../../core/rest/path-ids';
 import { dateQuery, oneOf, ref } from '../../../core/rest/json-schema';
 import { MAX_BATCH_AWARDS } from '../types/award.types';
 import { awardVariables, batchAwardFailure, batchAwardVariables, batchOutcomeOf } from './v1-awards';
-import { BalanceRecord, LedgerEntry, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from './v1-points';
+import { BalanceRecord, HeldRecord, LedgerEntry, pendingPointsOf, pointBalanceOf, pointHistoryVariables, pointsTransactionOf } from './v1-points';
 
 const BASE = `${V1_BASE}/customers/:id/points`;
 const LEDGER_ENTRY = 'id memberId actionType amount note balanceAfter createdAt';
+const HELD = 'id memberId amount originalAmount sourceType sourceId referenceId activatesAt status earnEntryId createdAt settledAt';
+
+/** A route that runs one mutation of a hold named by the path and answers the hold. */
+const pendingChange = (path: string, mutation: string, summary: string): Route => ({
+  method: 'post',
+  path: `${V1_BASE}/points/pending/:id/${path}`,
+  document: `mutation V1${mutation[0].toUpperCase()}${mutation.slice(1)}($id: ID!) { ${mutation}(id: $id) { ${HELD} } }`,
+  envelope: 'v1',
+  notFound: 'PENDING_POINTS_NOT_FOUND',
+  doc: { summary, response: ref('PendingPoints') },
+  variables: ({ params }) => ({ id: pathIdOf(params, 'pending points') }),
+  payload: (data) => pendingPointsOf(data[mutation] as HeldRecord),
+});
 
 /**
  * Spec Part 3, loyalty points: point reads (a customer token reads its own, staff and API keys need `read`)
@@ -17,13 +30,14 @@ export const V1_POINT_ROUTES: Route[] = [
     method: 'get',
     path: `${BASE}/balance`,
     document: `query V1PointBalance($id: ID!) { member(id: $id) { id pointBalance }
+    current: pointBalance(memberId: $id) { pendingAmount }
     earned: pointBalance(memberId: $id, format: earn) { pointAmount }
     redeemed: pointBalance(memberId: $id, format: burn) { pointAmount }
     expiration: nextPointExpiration(memberId: $id) { points expiresAt } }`,
     envelope: 'v1',
     customer: { param: 'id' },
     notFound: 'CUSTOMER_NOT_FOUND',
-    doc: { summary: 'A customer\'s point balance, lifetime sums and next expiry', response: ref('PointBalance') },
+    doc: { summary: 'A customer\'s point balance, points held (pending), lifetime sums and next expiry', response: ref('PointBalance') },
     variables: ({ params }) => ({ id: customerIdOf(params) }),
     payload: (data) => pointBalanceOf(data as BalanceRecord),
   },
@@ -61,6 +75,21 @@ export const V1_POINT_ROUTES: Route[] = [
     variables: ({ params, body, rawBody }) => awardVariables(params, body, rawBody),
     payload: ({ awardPoints }) => pointsTransactionOf(awardPoints),
   },
+  {
+    method: 'get',
+    path: `${BASE}/pending`,
+    document: `query V1PendingPoints($memberId: ID!, $page: Int, $limit: Int, $status: PendingPointsStatus) {
+    member(id: $memberId) { id }
+    pending: memberPendingPoints(memberId: $memberId, page: $page, limit: $limit, status: $status) { meta { page limit total } data { ${HELD} } } }`,
+    envelope: 'v1List',
+    customer: { param: 'id' },
+    notFound: 'CUSTOMER_NOT_FOUND',
+    doc: { summary: "A customer's held points, newest first", query: { status: oneOf('pending', 'activated', 'cancelled') }, response: ref('PendingPoints') },
+    variables: ({ params, query }) => ({ memberId: customerIdOf(params), page: query.page, limit: query.limit, status: query.status }),
+    payload: ({ pending }) => ({ ...pending, data: pending.data.map((held: HeldRecord) => pendingPointsOf(held)) }),
+  },
+  pendingChange('activate', 'activatePendingPoints', 'Activates held points now (early): they become spendable and count toward tiers (409 INVALID_STATE unless pending)'),
+  pendingChange('cancel', 'cancelPendingPoints', 'Cancels held points (409 INVALID_STATE unless pending)'),
   {
     method: 'post',
     path: `${V1_BASE}/points/batch-award`,

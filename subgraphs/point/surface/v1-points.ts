@@ -24,6 +24,7 @@ interface PointSum {
 /** What the balance operation answers: the member's balance, its lifetime sums and its next expiry. */
 export interface BalanceRecord {
   member: { id: string; pointBalance?: number | null };
+  current: { pendingAmount: number } | null;
   earned: PointSum | null;
   redeemed: PointSum | null;
   expiration: { points: number; expiresAt: string } | null;
@@ -32,16 +33,33 @@ export interface BalanceRecord {
 /** v1 points are whole: rounded toward zero, so a sign never changes what is rounded away. */
 const whole = (points: number | string | null | undefined): number => Math.trunc(Number(points ?? 0)) || 0;
 
-/** `{customer_id, balance, lifetime_earned, lifetime_redeemed, pending_expiration}` (camelCase here). */
-export function pointBalanceOf({ member, earned, redeemed, expiration }: BalanceRecord): Record<string, unknown> {
+/** `{customer_id, balance, pending, lifetime_earned, lifetime_redeemed, pending_expiration}` (camelCase here). */
+export function pointBalanceOf({ member, current, earned, redeemed, expiration }: BalanceRecord): Record<string, unknown> {
   return {
     customerId: member.id,
     balance: whole(member.pointBalance),
+    pending: whole(current?.pendingAmount),
     lifetimeEarned: whole(earned?.pointAmount),
     lifetimeRedeemed: whole(redeemed?.pointAmount),
     pendingExpiration: expiration ? { points: whole(expiration.points), expiresAt: expiration.expiresAt } : null,
   };
 }
+
+/** Held points as the point subgraph answers them. */
+export interface HeldRecord {
+  memberId: string;
+  amount: number;
+  originalAmount: number;
+  [field: string]: unknown;
+}
+
+/** Held points as v1 answers them: whole points, the customer. */
+export const pendingPointsOf = ({ memberId, amount, originalAmount, ...held }: HeldRecord): Record<string, unknown> => ({
+  ...held,
+  customerId: memberId,
+  points: whole(amount),
+  originalPoints: whole(originalAmount),
+});
 
 /** A ledger entry as a v1 points transaction: `points` negative for redemptions and expiries. */
 export function pointsTransactionOf(entry: LedgerEntry): Record<string, unknown> {

@@ -24,6 +24,7 @@ export class EarningRuleInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{member: [{period, count, points}], budget}' }) limits?: Record<string, unknown> | null;
   @Field(() => Int, { nullable: true, description: '0..1000, higher first; 0 unless given' }) priority?: number | null;
   @Field(() => Boolean, { nullable: true, description: 'true unless given' }) stacks?: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'Days its points are held (0..365); null: the program default for purchases, at once otherwise' }) pendingDays?: number | null;
 }
 
 /** A change of a rule: absent fields are kept, `null` clears description, conditions and limits. */
@@ -37,6 +38,7 @@ export class EarningRulePatch {
   @Field(() => GraphQLJSONObject, { nullable: true }) limits?: Record<string, unknown> | null;
   @Field(() => Int, { nullable: true }) priority?: number | null;
   @Field(() => Boolean, { nullable: true }) stacks?: boolean | null;
+  @Field(() => Int, { nullable: true }) pendingDays?: number | null;
 }
 
 @ArgsType()

@@ -41,6 +41,7 @@ export class PointBalance {
   @Field(() => ID) memberId: string;
   @Field(() => Float) pointAmount: string;
   @Field(() => Float) purchaseAmount: string;
+  @Field(() => Float, { description: 'Points held now (pending), not spendable until activated; the same in every window' }) pendingAmount: string;
 }
 
 export const BalanceFormat = graphqlEnum('BalanceFormat', ['earn', 'burn'], 'earn: points earned in the window; burn: points spent');

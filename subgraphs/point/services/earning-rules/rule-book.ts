@@ -15,6 +15,7 @@ interface ActiveRuleRow {
   limits: RuleDefinition['limits'];
   priority: number;
   stacks: boolean;
+  pending_days: number | null;
 }
 
 /**
@@ -31,7 +32,7 @@ export class RuleBook {
     const [{ version }]: Array<{ version: string }> = await em.execute(`select version::text as version from point.earning_rule_book`);
     if (this.kept?.version === version) return this.kept.rules;
     const rows: ActiveRuleRow[] = await em.execute(
-      `select b.version::text as book, r.id, r.version, r.created_at, r.name, r.description, r.trigger, r.conditions, r.effect, r.limits, r.priority, r.stacks
+      `select b.version::text as book, r.id, r.version, r.created_at, r.name, r.description, r.trigger, r.conditions, r.effect, r.limits, r.priority, r.stacks, r.pending_days
          from point.earning_rule_book b
          left join point.earning_rule r on r.is_active and r.deleted_at is null`,
     );
@@ -50,6 +51,7 @@ export class RuleBook {
           limits: row.limits,
           priority: row.priority,
           stacks: row.stacks,
+          pendingDays: row.pending_days,
         },
       }));
     // Kept under the version read with them: a change committed between the two reads only costs a reload.

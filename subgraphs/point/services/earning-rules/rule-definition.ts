@@ -128,6 +128,8 @@ export interface RuleDefinition {
   priority: number;
   /** false: once this rule applies, no rule after it does. */
   stacks: boolean;
+  /** Days its points are held before they can be spent (0..365); null: the program's default for a purchase, 0 otherwise. */
+  pendingDays: number | null;
 }
 
 /** How big a condition may grow: nodes in all, children of one `all`/`any`, depth, items of an `in` list. */
@@ -318,6 +320,7 @@ export interface RuleDraft {
   limits?: unknown;
   priority?: unknown;
   stacks?: unknown;
+  pendingDays?: unknown;
 }
 
 /** Whether a trigger is one a rule may have now: a fixed one, or a live custom event type's. */
@@ -331,11 +334,12 @@ function triggerProblem(trigger: unknown, context: RuleContext): string | undefi
 /** The definition a draft describes, or every problem of it at once. */
 export function checkRuleDefinition(draft: RuleDraft, context: RuleContext): { definition: RuleDefinition } | { errors: FieldError[] } {
   const problems = new Problems();
-  const { name, description, trigger, conditions, effect, limits, priority, stacks } = draft;
+  const { name, description, trigger, conditions, effect, limits, priority, stacks, pendingDays } = draft;
   if (typeof name !== 'string' || name.trim().length < 1 || name.length > MAX_TEXT) problems.add('name', `must be a text of 1 to ${MAX_TEXT} characters`);
   if (description !== undefined && description !== null && (typeof description !== 'string' || description.length > 2000)) problems.add('description', 'must be a text of at most 2000 characters');
   if (priority !== undefined && priority !== null && !isWhole(priority, 0, MAX_PRIORITY)) problems.add('priority', `must be a whole number from 0 to ${MAX_PRIORITY}`);
   if (stacks !== undefined && stacks !== null && typeof stacks !== 'boolean') problems.add('stacks', 'must be true or false');
+  if (pendingDays !== undefined && pendingDays !== null && !isWhole(pendingDays, 0, 365)) problems.add('pendingDays', 'must be a whole number of days from 0 to 365');
   const wrongTrigger = triggerProblem(trigger, context);
   if (wrongTrigger) {
     problems.add('trigger', wrongTrigger);
@@ -356,6 +360,7 @@ export function checkRuleDefinition(draft: RuleDraft, context: RuleContext): { d
       limits: checkedLimits,
       priority: (priority as number | null | undefined) ?? 0,
       stacks: (stacks as boolean | null | undefined) ?? true,
+      pendingDays: (pendingDays as number | null | undefined) ?? null,
     },
   };
 }

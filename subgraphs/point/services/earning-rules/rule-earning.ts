@@ -26,10 +26,15 @@ export interface PreparedEarning {
   rules: RuleVersion[];
 }
 
-/** An applied rule with the ledger entry it wrote. */
+/** An applied rule with the ledger entry it wrote, or the hold of its points when they are pending. */
 export interface RuleEarned extends RuleOutcome {
-  ledgerEntryId: string;
+  ledgerEntryId: string | null;
+  pendingId: string | null;
 }
+
+const DAY_MS = 86_400_000;
+/** When points held `days` from `start` become spendable. */
+export const daysAfter = (start: Date, days: number): Date => new Date(start.getTime() + days * DAY_MS);
 
 const SCALE = 100n;
 
@@ -45,7 +50,14 @@ export class RuleEarning {
     private readonly book: RuleBook,
     private readonly memberFacts: MemberFacts,
     private readonly ledger: LedgerService,
+    /** POINT_PENDING_DAYS: how long a v1 purchase's points are held, its rules' unless a rule sets its own. */
+    private readonly purchasePendingDays: number,
   ) {}
+
+  /** How long a source's points are held: a purchase's by the program default, a rule's by its own period unless it has none. */
+  pendingDaysOf(source: EarningSource, rule?: RuleVersion): number {
+    return rule?.definition.pendingDays ?? (source.type === 'purchase' ? this.purchasePendingDays : 0);
+  }
 
   /** Before the member's lock: the trigger's active rules, and the member's facts they test (a segment lookup is a call to the cluster). */
   async prepare(em: EntityManager, source: EarningSource): Promise<PreparedEarning> {
@@ -64,7 +76,7 @@ export class RuleEarning {
     const { source } = prepared;
     const earned: RuleEarned[] = [];
     for (const outcome of applied) {
-      const entry = await this.ledger.earn(em, {
+      const movement = {
         memberId: source.memberId,
         amount: outcome.points,
         shopId: source.facts.storeId ?? null,
@@ -73,21 +85,27 @@ export class RuleEarning {
         sourceBy: source.sourceBy,
         referenceId: source.id,
         metadata: { earningRuleId: outcome.ruleId, earningRuleVersion: outcome.version },
-      });
-      earned.push({ ...outcome, ledgerEntryId: entry.id });
+      };
+      const days = this.pendingDaysOf(source, prepared.rules.find((rule) => rule.ruleId === outcome.ruleId));
+      if (days > 0) {
+        const pendingId = await this.ledger.hold(em, { ...movement, activatesAt: daysAfter(source.facts.occurredAt, days), sourceType: source.type, sourceId: source.id });
+        earned.push({ ...outcome, ledgerEntryId: null, pendingId });
+      } else {
+        earned.push({ ...outcome, ledgerEntryId: (await this.ledger.earn(em, movement)).id, pendingId: null });
+      }
     }
     if (earned.length === 0) return earned;
     await em.execute(
       // A microsecond apart, in evaluation order, so that a source's applications list in the order the rules applied.
-      `insert into point.rule_application (id, rule_id, rule_version, member_id, source_type, source_id, points, ledger_entry_id, occurred_at, created_at)
-       select a.id, a.rule_id, a.rule_version, ?::uuid, ?, ?, a.points, a.ledger_entry_id, ?::timestamptz, now() + a.ord * interval '1 microsecond'
-         from jsonb_to_recordset(?::jsonb) as a(ord int, id uuid, rule_id uuid, rule_version int, points numeric, ledger_entry_id uuid)`,
+      `insert into point.rule_application (id, rule_id, rule_version, member_id, source_type, source_id, points, ledger_entry_id, pending_id, occurred_at, created_at)
+       select a.id, a.rule_id, a.rule_version, ?::uuid, ?, ?, a.points, a.ledger_entry_id, a.pending_id, ?::timestamptz, now() + a.ord * interval '1 microsecond'
+         from jsonb_to_recordset(?::jsonb) as a(ord int, id uuid, rule_id uuid, rule_version int, points numeric, ledger_entry_id uuid, pending_id uuid)`,
       [
         source.memberId,
         source.type,
         source.id,
         source.facts.occurredAt,
-        JSON.stringify(earned.map((rule, ord) => ({ ord, id: timeOrderedId(), rule_id: rule.ruleId, rule_version: rule.version, points: rule.points, ledger_entry_id: rule.ledgerEntryId }))),
+        JSON.stringify(earned.map((rule, ord) => ({ ord, id: timeOrderedId(), rule_id: rule.ruleId, rule_version: rule.version, points: rule.points, ledger_entry_id: rule.ledgerEntryId, pending_id: rule.pendingId }))),
       ],
     );
     const budgeted = earned.filter((rule) => prepared.rules.find((candidate) => candidate.ruleId === rule.ruleId)?.definition.limits.budget !== undefined);
@@ -133,14 +151,17 @@ export class RuleEarning {
     );
   }
 
-  /** Whether the member has no earlier purchase in the source's category (its own base entry aside). */
+  /** Whether the member has no earlier purchase in the source's category (its own base entry or hold aside), earned or held. */
   private async firstInCategory(em: EntityManager, source: EarningSource): Promise<boolean> {
     if (!source.facts.category) return false;
     const [row]: Array<{ first: boolean }> = await em.execute(
       `select not exists (select 1 from point.point_transaction
                            where member_id = ? and category_id = ? and action_type = 'EARN' and source_by = 'Purchase' and purchase_amount > 0
-                             and (?::uuid is null or id <> ?::uuid)) as first`,
-      [source.memberId, source.facts.category, source.baseEntryId ?? null, source.baseEntryId ?? null],
+                             and (?::uuid is null or id <> ?::uuid))
+          and not exists (select 1 from point.pending_points
+                           where member_id = ? and category_id = ? and status <> 'cancelled' and source_by = 'Purchase' and purchase_amount > 0
+                             and not (source_type = ? and source_id = ?)) as first`,
+      [source.memberId, source.facts.category, source.baseEntryId ?? null, source.baseEntryId ?? null, source.memberId, source.facts.category, source.type, source.id],
     );
     return row.first;
   }
