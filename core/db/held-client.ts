@@ -8,6 +8,7 @@ import { Pool, PoolClient } from 'pg';
  * hold a session lock or a transaction).
  */
 export async function withHeldClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  guardNewClients(pool);
   const client = await pool.connect();
   let failure: Error | undefined;
   const lost = (error: Error) => {
@@ -23,6 +24,22 @@ export async function withHeldClient<T>(pool: Pool, work: (client: PoolClient) =
     client.off('error', lost);
     client.release(failure);
   }
+}
+
+const guarded = new WeakSet<Pool>();
+
+/**
+ * Gives every new client of `pool` an `error` listener of its own, for good. pg-pool hands a new client
+ * over by resolving a promise: its own listener is already removed, ours (withHeldClient's) is attached
+ * only in a later microtask. A server that ends the connection right after it became ready (an operator's
+ * pg_terminate_backend, a restart) can send that error in the same network read as the ready message,
+ * between the two: an `error` nobody hears, which ends the process. Heard here, the connection is found
+ * lost at its first statement instead, and the client closed (withHeldClient).
+ */
+function guardNewClients(pool: Pool): void {
+  if (guarded.has(pool)) return;
+  guarded.add(pool);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /** `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
