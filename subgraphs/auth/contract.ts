@@ -65,6 +65,8 @@ export interface CustomerCreated {
   phone: string | null;
   createdAt: string;
   startsInEntryTier: boolean;
+  /** The referral code the member signed up with (v1 `referral_code`, upper case); absent from events written before it was added. */
+  referralCode?: string | null;
 }
 
 /** The member's v1 customer fields, as the customer events carry them. */

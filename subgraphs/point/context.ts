@@ -12,6 +12,7 @@ import { EarningRuleService } from './services/earning-rule.service';
 import { CustomEventService } from './services/custom-event.service';
 import { CustomEventTypeService } from './services/custom-event-type.service';
 import { PendingPointsService } from './services/pending-points.service';
+import { ReferralService } from './services/referral.service';
 import { ReceiptService } from './services/receipt.service';
 import { RequestTicketService } from './services/request-ticket.service';
 import { ShopRuleService } from './services/shop-rule.service';
@@ -25,11 +26,12 @@ export function pointServices(em: EntityManager, deps: PointDeps) {
     tickets: new RequestTicketService(em, deps.ledger),
     shopRules: new ShopRuleService(em),
     receipts: new ReceiptService(em, deps.ledger, deps.receiptExtractor, deps.earning),
-    purchases: new PurchaseService(em, deps.ledger, deps.members, deps.earning),
+    purchases: new PurchaseService(em, deps.ledger, deps.members, deps.earning, deps.referrals),
     earningRules: new EarningRuleService(em, deps.earning, deps.members),
     eventTypes: new CustomEventTypeService(em),
     customEvents: new CustomEventService(em, deps.earning, deps.members),
     pendingPoints: new PendingPointsService(em, deps.ledger),
+    referrals: new ReferralService(em, deps.members),
     interactions: new InteractionService(em),
     /** Member.pointBalance: a page of members costs one balance query. */
     balances: new BatchLoader((memberIds: string[]) => points.balances(memberIds), undefined),

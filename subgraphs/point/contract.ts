@@ -30,6 +30,8 @@ export const POINT = {
     receiptRejected: event<ReceiptVerificationChanged>('receipt.rejected'),
     transactionCompleted: event<TransactionCompleted>('transaction.completed'),
     transactionRefunded: event<TransactionRefunded>('transaction.refunded'),
+    referralCreated: event<ReferralChanged>('referral.created'),
+    referralCompleted: event<ReferralChanged>('referral.completed'),
   },
   /** What other domains ask the ledger in-process when they share its process (core/domain-calls.ts). */
   calls: {
@@ -84,6 +86,21 @@ export interface PointsActivated {
   referenceId: string | null;
   early: boolean;
   activatedAt: string;
+}
+
+/**
+ * `referral.created`: a new member signed up with a member's referral code and it was accepted;
+ * `referral.completed`: the new member's qualifying purchase (`purchaseId`) completed it, and both sides
+ * earn by the `referral.completed` rules (aggregate: the new member). Refusals are recorded, not announced.
+ */
+export interface ReferralChanged {
+  referralId: string;
+  referrerId: string;
+  referredId: string;
+  code: string;
+  purchaseId: string | null;
+  createdAt: string;
+  completedAt: string | null;
 }
 
 /**

@@ -11,6 +11,11 @@ import { EarningRuleResolver } from './resolvers/earning-rule.resolver';
 import { CustomEventResolver } from './resolvers/custom-event.resolver';
 import { PendingPointsResolver } from './resolvers/pending-points.resolver';
 import { PendingPoints } from './entities/pending-points';
+import { Referral } from './entities/referral';
+import { ReferralSettings } from './entities/referral-settings';
+import { ReferralResolver } from './resolvers/referral.resolver';
+import { ReferralProgram } from './services/referral-program';
+import { createHmac } from 'node:crypto';
 import { ACTIVATE_PENDING_QUEUE, activateDuePending } from './services/pending-points.service';
 import { CustomEvent } from './entities/custom-event';
 import { CustomEventType } from './entities/custom-event-type';
@@ -47,16 +52,17 @@ import { POINT_SURFACE } from './surface';
  * Point: the exact ledger with earned lots and their expiry (a job every minute), point request
  * tickets, shop rules and receipts, purchases, members' interactions (bookings, visits and campaign
  * joins kept from those domains' events), earning rules (on purchases, custom events, check-ins and
- * customer creations) with their custom event types, and the member facts the rules test (tier and
+ * customer creations, referral completions) with their custom event types, the referral program (codes,
+ * sign-ups linked or refused, completion by a qualifying purchase), and the member facts the rules test (tier and
  * birth month kept from the cluster's and auth's events, segments asked of the cluster). Contributes
  * `Member.pointBalance`.
  */
 export const pointModule = defineModule({
   contract: POINT,
   defaultPort: 4002,
-  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication, CustomEventType, CustomEvent, PendingPoints],
+  entities: [PointTransaction, PointRequestTicket, PointShopRule, ReceiptVerification, Purchase, PurchaseRefund, EarningRule, EarningRuleVersion, RuleApplication, CustomEventType, CustomEvent, PendingPoints, Referral, ReferralSettings],
   migrations: pointMigrations,
-  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver, CustomEventResolver, PendingPointsResolver],
+  resolvers: [PointResolver, AwardResolver, MemberPointsResolver, RequestTicketResolver, ShopRuleResolver, ReceiptResolver, PurchaseResolver, InteractionResolver, EarningRuleResolver, CustomEventResolver, PendingPointsResolver, ReferralResolver],
   orphanedTypes: [MemberReference],
   referenceResolvers: { Member: { __resolveReference: (reference: { id: string }) => ({ id: reference.id }) } },
   settings: parsePointSettings,
@@ -72,6 +78,7 @@ export const pointModule = defineModule({
       memberProjection: projection,
       memberFacts,
       earning: new RuleEarning(new RuleBook(), memberFacts, ledger, start.settings.pendingDays),
+      referrals: new ReferralProgram(supergraph, createHmac('sha256', start.config.jwtSecret).update('loyalty-platform referral fingerprint').digest('base64url')),
     };
   },
   calls: ({ orm, deps }) => pointCalls(orm, deps.ledger),
@@ -79,6 +86,7 @@ export const pointModule = defineModule({
   surface: POINT_SURFACE,
   consumers: ({ deps }) => [
     ruleTriggersConsumer(deps.earning),
+    deps.referrals.consumer,
     { queue: MEMBER_ACTIVITY_QUEUE, events: MEMBER_ACTIVITY_EVENTS, apply: applyMemberActivity },
     { queue: MEMBER_PROFILE_QUEUE, events: MEMBER_PROFILE_EVENTS, apply: applyMemberProfile },
     deps.memberProjection.consumer,

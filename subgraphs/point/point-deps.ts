@@ -4,6 +4,7 @@ import { MemberProjection } from '../../core/member-projection';
 import { MemberFacts } from './services/member-facts';
 import { ReceiptExtractor } from './services/receipt-extractor';
 import { RuleEarning } from './services/earning-rules/rule-earning';
+import { ReferralProgram } from './services/referral-program';
 
 /** What the point services need besides a unit of work. */
 export interface PointDeps {
@@ -18,4 +19,6 @@ export interface PointDeps {
   memberFacts: MemberFacts;
   /** Earning rules on the write path and in dry runs, with this process's rule book (checked against the database's in each transaction). */
   earning: RuleEarning;
+  /** Links sign-ups with a referral code (a consumer of customer.created) and completes them by a qualifying purchase. */
+  referrals: ReferralProgram;
 }

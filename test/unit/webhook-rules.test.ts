@@ -122,9 +122,11 @@ describe('webhook settings', () => {
 
 /** The public events of every domain's surface, by internal type. */
 const PUBLIC_EVENTS = Object.fromEntries(platformSurface().publicEvents.map((event) => [event.internal, event]));
-/** Part 3's event types and the platform's own beyond it (issue 29: held points activated), the names a webhook may subscribe to. */
+/** Part 3's event types and the platform's own beyond it (issue 29: held points activated, referrals), the names a webhook may subscribe to. */
 const WEBHOOK_EVENT_TYPES = [
   'points.activated',
+  'referral.created',
+  'referral.completed',
   'customer.created',
   'customer.updated',
   'customer.tier_changed',

@@ -26,9 +26,20 @@ export function changedFields(before: CustomerProfile, after: CustomerProfile): 
   return (Object.keys(after) as Array<keyof CustomerProfile>).filter((key) => key !== 'updatedAt' && JSON.stringify(before[key]) !== JSON.stringify(after[key]));
 }
 
-/** `customer.created`, in the creation's transaction; `startsInEntryTier` for v1 creations (the cluster places the member). */
-export function announceCustomerCreated(em: EntityManager, member: Member, startsInEntryTier: boolean): void {
-  const payload = { memberId: member.id, name: member.name ?? member.nickName, email: member.email, phone: member.phoneNumber, createdAt: member.createdAt.toISOString(), startsInEntryTier };
+/**
+ * `customer.created`, in the creation's transaction; `startsInEntryTier` for v1 creations (the cluster places
+ * the member), with the referral code it signed up with (the point domain links the referral).
+ */
+export function announceCustomerCreated(em: EntityManager, member: Member, startsInEntryTier: boolean, referralCode: string | null = null): void {
+  const payload = {
+    memberId: member.id,
+    name: member.name ?? member.nickName,
+    email: member.email,
+    phone: member.phoneNumber,
+    createdAt: member.createdAt.toISOString(),
+    startsInEntryTier,
+    referralCode,
+  };
   recordEvent(em, AUTH.events.customerCreated, payload, { aggregateId: member.id });
 }
 

@@ -50,6 +50,11 @@ export class CreateCustomerInput extends CustomerFieldsInput {
   @IsOptional()
   @ValidateNested()
   chatapp?: ChatappCodeInput | null;
+  @Field(() => String, { nullable: true, description: "Another member's referral code: this customer is referred by that member (a refused referral is recorded, it never fails the creation)" })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9]{4,32}$/, { message: 'referralCode must be 4 to 32 letters and digits' })
+  referralCode?: string | null;
 }
 
 /** PATCH /api/v1/customers/{id}: absent fields stay, null clears (the name cannot be cleared). */

@@ -18,7 +18,7 @@ export class EarningRule extends SoftDeletable {
   @Field(() => ID) @PrimaryKey({ type: 'uuid' }) id: string = randomUUID();
   @Field() @Property({ type: 'text' }) name: string;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description: string | null = null;
-  @Field(() => String, { description: 'What the rule reacts to: purchase, booking.checked_in, customer.created or custom_event:<type>' }) @Property({ type: 'text' }) trigger: Trigger;
+  @Field(() => String, { description: 'What the rule reacts to: purchase, booking.checked_in, customer.created, referral.completed or custom_event:<type>' }) @Property({ type: 'text' }) trigger: Trigger;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'An expression over facts: {fact, op, value}, {all: [...]}, {any: [...]}, {not: {...}}; null always holds' })
   @Property({ type: 'jsonb', nullable: true })
   conditions: Condition | null = null;

@@ -12,6 +12,7 @@ import { Migration20261230PointMemberProfile } from './migration-20261230-member
 import { Migration20261231PointEarningRules } from './migration-20261231-earning-rules';
 import { Migration20270101PointCustomEvents } from './migration-20270101-custom-events';
 import { Migration20270102PointPendingPoints } from './migration-20270102-pending-points';
+import { Migration20270103PointReferrals } from './migration-20270103-referrals';
 
 /** Every point migration, by name, in the order they apply. */
 export const pointMigrations = {
@@ -29,4 +30,5 @@ export const pointMigrations = {
   Migration20261231PointEarningRules,
   Migration20270101PointCustomEvents,
   Migration20270102PointPendingPoints,
+  Migration20270103PointReferrals,
 };

@@ -159,7 +159,8 @@ export class EarningRuleService {
     const occurredAt = input.occurredAt ? new Date(input.occurredAt) : new Date();
     const source = { type: 'purchase' as const, id: 'simulation', memberId: input.customerId, sourceBy: trigger === 'purchase' ? PointSource.Purchase : null };
     if (trigger !== 'purchase') {
-      const evaluation = await this.earning.simulate(this.em, { ...source, facts: { trigger, occurredAt, attributes: (await this.simulatedAttributes(trigger, input)) ?? undefined } });
+      const facts = { trigger, occurredAt, attributes: (await this.simulatedAttributes(trigger, input)) ?? undefined, referralRole: input.referralRole ?? undefined };
+      const evaluation = await this.earning.simulate(this.em, { ...source, facts });
       return { basePoints: '0.00', points: pointsInAll('0', evaluation.applied), ...evaluation };
     }
     const amount = input.amount!.toFixed(2);
@@ -176,6 +177,7 @@ export class EarningRuleService {
     const known = eventType !== undefined ? context.eventTypes.has(eventType) : (FIXED_TRIGGERS as readonly string[]).includes(input.trigger);
     if (!known) throw validationError([{ field: 'trigger', message: `trigger must be one of ${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<a declared type>` }]);
     if (input.trigger === 'purchase' && input.amount == null) throw validationError([{ field: 'amount', message: 'amount is required for a purchase' }]);
+    if (input.trigger === 'referral.completed' && input.referralRole == null) throw validationError([{ field: 'referralRole', message: 'referralRole is required for a referral completion' }]);
     return input.trigger as Trigger;
   }
 

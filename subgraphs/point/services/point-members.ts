@@ -10,11 +10,13 @@ import { CLUSTER } from '../../cluster/contract';
 export const POINT_SUPERGRAPH_OPERATIONS = {
   PointKnownMembers: knownMembersDocument('PointKnownMembers'),
   PointMemberSegments: `query PointMemberSegments($memberId: ID!) { memberSegments(memberId: $memberId) { id } }`,
+  PointMemberContacts: `query PointMemberContacts($ids: [ID!]!) { membersByIds(ids: $ids) { id email phoneNumber unionId } }`,
 };
 
 /**
- * The point domain on the supergraph: reads which members exist (`member:read`) and the segments a member
- * is in (`segment:read`, for the earning rules' conditions), nothing else.
+ * The point domain on the supergraph: reads which members exist and their contact (`member:read`, the
+ * referral program's fingerprints) and the segments a member is in (`segment:read`, for the earning rules'
+ * conditions), nothing else.
  */
 export const POINT_SERVICE_PRINCIPAL = new Principal('service', 'internal:point', 'internal', [AUTH.permissions.memberRead, CLUSTER.permissions.segmentRead]);
 

@@ -17,6 +17,7 @@ import { bounds } from './point.service';
 import { KnownMembers } from '../../../core/known-members';
 import { fromUnits, minUnits, toUnits } from '../../../core/decimal';
 import { daysAfter, EarningSource, RuleEarning } from './earning-rules/rule-earning';
+import { ReferralProgram } from './referral-program';
 
 const TRANSACTION = 'Transaction';
 /** A purchase may say it happened a little ahead of our clock (the till's clock), not more. */
@@ -33,6 +34,7 @@ export class PurchaseService {
     private readonly ledger: LedgerService,
     private readonly members: KnownMembers,
     private readonly earning: RuleEarning,
+    private readonly referrals: ReferralProgram,
   ) {}
 
   /**
@@ -40,7 +42,8 @@ export class PurchaseService {
    * the store's live active rule, else the default rule (none active: 0 points, still recorded). The
    * EARN entry is written even for 0 points: it carries the purchase amount to tiers and badges. The
    * active earning rules of the `purchase` trigger add one entry each (RuleEarning) in the same
-   * transaction; `pointsEarned` is the base and theirs together.
+   * transaction; `pointsEarned` is the base and theirs together. A qualifying purchase completes the
+   * member's pending referral in the same transaction (ReferralProgram.completeBy).
    * An `externalId` already recorded for the store answers that purchase and earns nothing (409 when
    * it names another customer or amount); two such records racing each other meet on the unique index.
    * An Idempotency-Key is deduplicated per caller in the purchase's own transaction (onceForKey): a
@@ -104,6 +107,7 @@ export class PurchaseService {
       entryId,
       id,
     ]);
+    await this.referrals.completeBy(em, { id, memberId: input.customerId, amount, occurredAt });
     const purchase = await em.findOneOrFail(Purchase, { id }, { refresh: true });
     announceCompleted(em, purchase);
     return purchase.id;

@@ -1,5 +1,6 @@
 import { EARNING_RULE, EARNING_SIMULATION } from './v1-earning-rules';
 import { CUSTOM_EVENT, EVENT_TYPE } from './v1-custom-events';
+import { CUSTOMER_REFERRAL, REFERRAL_RECORD, REFERRAL_SETTINGS_RECORD } from './v1-referrals';
 import { JsonSchema, arrayOf, boolean, id, integer, nullable, number, object, oneOf, record, string, timestamp } from '../../../core/rest/json-schema';
 
 /** The v1 resources of points, purchase transactions and interactions, as the routes answer them (snake_case). */
@@ -8,6 +9,9 @@ export const POINT_COMPONENTS: Record<string, JsonSchema> = {
   EarningSimulation: EARNING_SIMULATION,
   CustomEventType: EVENT_TYPE,
   CustomEvent: CUSTOM_EVENT,
+  Referral: REFERRAL_RECORD,
+  CustomerReferral: CUSTOMER_REFERRAL,
+  ReferralSettings: REFERRAL_SETTINGS_RECORD,
   PointsTransaction: record({
     id: id(),
     customer_id: id(),
@@ -30,7 +34,7 @@ export const POINT_COMPONENTS: Record<string, JsonSchema> = {
     customer_id: id(),
     points: integer({ description: 'held now (a refund may have reduced them)' }),
     original_points: integer(),
-    source_type: oneOf('purchase', 'custom_event', 'booking', 'customer', 'receipt'),
+    source_type: oneOf('purchase', 'custom_event', 'booking', 'customer', 'receipt', 'referral'),
     source_id: string(),
     reference_id: nullable(string()),
     activates_at: timestamp(),

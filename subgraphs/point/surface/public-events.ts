@@ -1,6 +1,6 @@
 import { v1Amount, v1Time, wholePoints } from '../../../core/rest/case';
 import { PublicEvent } from '../../../core/rest/surface';
-import { POINT, PointLedgerEntry, PointsActivated, TransactionCompleted, TransactionRefunded } from '../contract';
+import { POINT, PointLedgerEntry, PointsActivated, ReferralChanged, TransactionCompleted, TransactionRefunded } from '../contract';
 
 /** A ledger entry; `note` and `referenceId` are absent from events written before they were added (read as null). */
 const ledgerData = (entry: PointLedgerEntry) => ({
@@ -9,6 +9,20 @@ const ledgerData = (entry: PointLedgerEntry) => ({
   reason: entry.note ?? null,
   transaction_id: entry.referenceId ?? entry.transactionId,
   new_balance: wholePoints(entry.balanceAfter),
+});
+
+/** A referral as its events go out: the new member is `customer_id`, the code's owner `referrer_id`. */
+const referralData = (referral: ReferralChanged) => ({
+  referral: {
+    id: referral.referralId,
+    code: referral.code,
+    referrer_id: referral.referrerId,
+    customer_id: referral.referredId,
+    status: referral.completedAt ? 'completed' : 'pending',
+    purchase_id: referral.purchaseId,
+    created_at: v1Time(referral.createdAt),
+    completed_at: referral.completedAt && v1Time(referral.completedAt),
+  },
 });
 
 /** The point domain's events as Part 3 webhook events. */
@@ -33,6 +47,8 @@ export const POINT_PUBLIC_EVENTS: PublicEvent[] = [
       activated_at: v1Time(held.activatedAt),
     }),
   },
+  { internal: POINT.events.referralCreated, type: 'referral.created', data: referralData },
+  { internal: POINT.events.referralCompleted, type: 'referral.completed', data: referralData },
   {
     internal: POINT.events.transactionCompleted,
     type: 'transaction.completed',

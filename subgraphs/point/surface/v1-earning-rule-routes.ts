@@ -34,7 +34,7 @@ export const V1_EARNING_RULE_ROUTES: Route[] = [
     document: `query V1EarningRules($page: Int, $limit: Int, $isActive: Boolean, $trigger: String) {
     earningRules(page: $page, limit: $limit, isActive: $isActive, trigger: $trigger) { meta { page limit total } data { ${RULE} } } }`,
     envelope: 'v1List',
-    doc: { summary: 'Earning rules, newest first', query: { status: oneOf('active', 'inactive'), trigger: string({ description: 'purchase, booking.checked_in, customer.created or custom_event:<type>' }) }, response: ref('EarningRule') },
+    doc: { summary: 'Earning rules, newest first', query: { status: oneOf('active', 'inactive'), trigger: string({ description: 'purchase, booking.checked_in, customer.created, referral.completed or custom_event:<type>' }) }, response: ref('EarningRule') },
     variables: ({ query }) => earningRuleListVariables(query),
     payload: ({ earningRules }) => ({ ...earningRules, data: earningRules.data.map((rule: EarningRuleRecord) => earningRuleOf(rule)) }),
   },

@@ -1,9 +1,10 @@
-import { IsBoolean, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageArgs } from '../../../core/pagination';
 import { HasTwoDecimals } from '../../../core/validation';
 import { CUSTOM_EVENT, FIXED_TRIGGERS } from '../services/earning-rules/rule-definition';
+import { REFERRAL_ROLES, ReferralRole } from '../services/earning-rules/rule-evaluation';
 
 const TRIGGERS_TEXT = `${FIXED_TRIGGERS.join(', ')}, or ${CUSTOM_EVENT}<type>`;
 import { MAX_PURCHASE_AMOUNT } from './purchase.types';
@@ -69,6 +70,10 @@ export class EarningSimulationInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MinLength(1) @MaxLength(256) category?: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601; now unless given' }) @IsOptional() @IsISO8601({ strict: true }) occurredAt?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: "A custom event's attributes, as its type declares them" }) attributes?: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true, description: 'A referral completion: the side the customer is on, referrer or referred' })
+  @IsOptional()
+  @IsIn(REFERRAL_ROLES, { message: 'referralRole must be referrer or referred' })
+  referralRole?: ReferralRole | null;
 }
 
 @ObjectType({ description: 'A rule that applied or, its conditions holding, did not' })

@@ -11,9 +11,10 @@ import { MAX_POINTS } from '../../types/point.types';
 
 /**
  * What a rule reacts to: a purchase (a v1 transaction or an approved receipt), a booking's check-in, a
- * customer's creation (events of other domains), or a custom event of a declared type (`custom_event:<type>`).
+ * customer's creation (events of other domains), a referral's completion (each side once), or a custom
+ * event of a declared type (`custom_event:<type>`).
  */
-export const FIXED_TRIGGERS = ['purchase', 'booking.checked_in', 'customer.created'] as const;
+export const FIXED_TRIGGERS = ['purchase', 'booking.checked_in', 'customer.created', 'referral.completed'] as const;
 export const CUSTOM_EVENT = 'custom_event:';
 export type Trigger = (typeof FIXED_TRIGGERS)[number] | `custom_event:${string}`;
 
@@ -39,11 +40,11 @@ const OPERATORS = {
 export type FactKind = keyof typeof OPERATORS;
 export type Operator = (typeof OPERATORS)[FactKind][number];
 
-/** A fact's kind; a number's decimals (amounts 2, weekdays 0, attributes 4); whether only purchases have it. */
+/** A fact's kind; a number's decimals (amounts 2, weekdays 0, attributes 4); the one trigger that has it, if only one does. */
 export interface FactType {
   kind: FactKind;
   scale?: number;
-  purchaseOnly?: boolean;
+  only?: 'purchase' | 'referral.completed';
 }
 
 /**
@@ -53,18 +54,20 @@ export interface FactType {
  * - `tier`: the member's tier id (null without one); `segments`: the ids of the member's segments;
  * - `birthday_month`: it happened in the member's birth month; `first_in_category`: the member's first
  *   purchase in its category;
+ * - `referral_role`: on a referral's completion, which side the member is (`referrer` or `referred`);
  * - `attributes.<name>`: a custom event's attribute, of the kind its type declares.
  */
 export const FACTS: Record<string, FactType> = {
-  amount: { kind: 'number', scale: 2, purchaseOnly: true },
-  store_id: { kind: 'string', purchaseOnly: true },
-  category: { kind: 'string', purchaseOnly: true },
+  amount: { kind: 'number', scale: 2, only: 'purchase' },
+  store_id: { kind: 'string', only: 'purchase' },
+  category: { kind: 'string', only: 'purchase' },
   occurred_at: { kind: 'timestamp' },
   weekday: { kind: 'number', scale: 0 },
   tier: { kind: 'string' },
   segments: { kind: 'set' },
   birthday_month: { kind: 'boolean' },
-  first_in_category: { kind: 'boolean', purchaseOnly: true },
+  first_in_category: { kind: 'boolean', only: 'purchase' },
+  referral_role: { kind: 'string', only: 'referral.completed' },
 };
 export const ATTRIBUTE_FACT = 'attributes.';
 const ATTRIBUTE_SCALE = 4;
@@ -86,7 +89,7 @@ export function factType(fact: string, trigger: Trigger, context: RuleContext): 
   }
   const known = Object.prototype.hasOwnProperty.call(FACTS, fact) ? FACTS[fact] : undefined;
   if (!known) return `must be one of ${Object.keys(FACTS).join(', ')}, or attributes.<name> of a custom event`;
-  if (known.purchaseOnly && trigger !== 'purchase') return `is known only for purchases (the trigger is ${trigger})`;
+  if (known.only && trigger !== known.only) return `is known only for ${known.only === 'purchase' ? 'purchases' : known.only} (the trigger is ${trigger})`;
   return known;
 }
 

@@ -10,7 +10,7 @@ import { evaluate, Evaluation, Facts, factsTested, holds, MemberUsage, periodEnd
 
 /** What earns by rules: a purchase (or an approved receipt), a custom event, another domain's event; its member, and the facts it brings. */
 export interface EarningSource {
-  type: 'purchase' | 'receipt' | 'custom_event' | 'booking' | 'customer';
+  type: 'purchase' | 'receipt' | 'custom_event' | 'booking' | 'customer' | 'referral';
   id: string;
   memberId: string;
   /** The trigger's facts: when it happened, and a purchase's amount, store, category and base earn. */

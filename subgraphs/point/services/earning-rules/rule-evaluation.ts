@@ -32,9 +32,15 @@ export interface Facts {
   segmentIds?: string[];
   birthMonth?: number | null;
   firstInCategory?: boolean;
+  /** On a referral's completion, which side the member is. */
+  referralRole?: ReferralRole;
   /** A custom event's attributes, as its type declares them. */
   attributes?: Record<string, string | number | boolean>;
 }
+
+/** The sides of a referral. */
+export const REFERRAL_ROLES = ['referrer', 'referred'] as const;
+export type ReferralRole = (typeof REFERRAL_ROLES)[number];
 
 /** How much of a rule's member limits is used in the periods around the event: applications and whole points. */
 export type MemberUsage = Partial<Record<Period, { count: number; points: bigint }>>;
@@ -133,6 +139,8 @@ function factValue(fact: string, facts: Facts): bigint | number | string | boole
       return facts.birthMonth != null && facts.birthMonth === facts.occurredAt.getUTCMonth() + 1;
     case 'first_in_category':
       return facts.firstInCategory ?? false;
+    case 'referral_role':
+      return facts.referralRole ?? null;
     default:
       return null;
   }
