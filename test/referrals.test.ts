@@ -35,6 +35,10 @@ async function purchase(customerId: string, amount: number): Promise<number> {
   if (response.status !== 201) throw new Error(`purchase: ${JSON.stringify(response.body)}`);
   return response.body.data.points_earned;
 }
+const referralFigures = async () => {
+  const { referrals_created, referrals_completed } = (await api('GET', '/api/v1/analytics/dashboard?time_range=today')).body.data.loyalty;
+  return { created: referrals_created as number, completed: referrals_completed as number };
+};
 async function settings(body: Record<string, unknown>): Promise<void> {
   const changed = await api('PATCH', SETTINGS, body);
   if (changed.status !== 200) throw new Error(`settings: ${JSON.stringify(changed.body)}`);
@@ -88,6 +92,7 @@ describe('a referral', () => {
     const roleless = await api('POST', `${RULES}/simulate`, { trigger: 'referral.completed', customer_id: await customer() });
     expect(detailFields(roleless.body)).toEqual(['referral_role']);
 
+    const figures = await referralFigures();
     const referrer = await customer();
     const code = await codeOf(referrer);
     const referred = await customer({ referral_code: code.toLowerCase() });
@@ -115,6 +120,10 @@ describe('a referral', () => {
     expect(transactions.filter((transaction) => transaction.amount >= 50).map((transaction) => transaction.id)).toContain(completed.purchase_id);
     expect(transactions.find((transaction) => transaction.amount === 30)!.id).not.toBe(completed.purchase_id);
     expect(await outboxTypes(referred)).toEqual(['referral.created', 'referral.completed']);
+    await waitFor(async () => {
+      const now = await referralFigures();
+      return now.created === figures.created + 1 && now.completed === figures.completed + 1;
+    }, 'the analytics dashboard counting the referral');
 
     expect((await api('GET', `/api/v1/customers/${referrer}/referral`)).body.data.referrals).toEqual({ pending: 0, completed: 1, refused: 0 });
     expect((await api('GET', `/api/v1/customers/${referred}/referral`)).body.data.referred_by).toMatchObject({ referrer_id: referrer, status: 'completed' });

@@ -52,6 +52,7 @@ export const dashboardStatements = (range: DayRange): Array<{ sql: string; param
                  coalesce(sum(purchases), 0)::text as purchases, coalesce(sum(bookings), 0)::text as bookings,
                  coalesce(sum(points_earned), 0)::text as earned, coalesce(sum(points_redeemed), 0)::text as redeemed,
                  coalesce(sum(rewards_claimed), 0)::text as claimed, coalesce(sum(rewards_redeemed), 0)::text as used, coalesce(sum(campaign_joins), 0)::text as joins,
+                 coalesce(sum(referrals_created), 0)::text as referred, coalesce(sum(referrals_completed), 0)::text as referrals_completed,
                  (select count(*) from analytics.customer where last_active_day between ? and ?)::text as active
             from analytics.day_total where day between ? and ?`,
     params: [range.from, range.to, range.from, range.to],
@@ -80,7 +81,14 @@ export const dashboardOf = (timeRange: TimeRange, range: DayRange, [day, sales, 
     bookings: Number(day.bookings),
   },
   sales: salesFigures(sales),
-  loyalty: { pointsEarned: money(day.earned), pointsRedeemed: money(day.redeemed), rewardsClaimed: Number(day.claimed), rewardsRedeemed: Number(day.used) },
+  loyalty: {
+    pointsEarned: money(day.earned),
+    pointsRedeemed: money(day.redeemed),
+    rewardsClaimed: Number(day.claimed),
+    rewardsRedeemed: Number(day.used),
+    referralsCreated: Number(day.referred),
+    referralsCompleted: Number(day.referrals_completed),
+  },
   campaigns: { activeCampaigns: Number(campaigns.active), participantsJoined: Number(day.joins), conversions: Number(campaigns.conversions) },
 });
 

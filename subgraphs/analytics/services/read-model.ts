@@ -24,6 +24,8 @@ export const ANALYTICS_EVENT_SOURCES: Readonly<Record<string, string>> = {
   [POINT.events.expired]: POINT.name,
   [POINT.events.transactionCompleted]: POINT.name,
   [POINT.events.transactionRefunded]: POINT.name,
+  [POINT.events.referralCreated]: POINT.name,
+  [POINT.events.referralCompleted]: POINT.name,
   [REWARD.events.claimed]: REWARD.name,
   [REWARD.events.redeemed]: REWARD.name,
   [CAMPAIGN.events.created]: CAMPAIGN.name,
@@ -213,6 +215,17 @@ function statementOf(event: PublishedEvent<any>): EventStatement {
         `insert into analytics.sales_day (day, store_id, category, refunded) select ?::date, store_id, category, ?::numeric from ${refunded}
          on conflict (day, store_id, category) do update set refunded = sales_day.refunded + excluded.refunded`,
         [utcDay(refund.refundedAt), refund.amount],
+      );
+      break;
+    }
+    case POINT.events.referralCreated:
+    case POINT.events.referralCompleted: {
+      const referral = payloadOf(event, POINT.events.referralCreated, POINT.events.referralCompleted);
+      const column = event.type === POINT.events.referralCreated ? 'referrals_created' : 'referrals_completed';
+      statement.step(
+        `insert into analytics.day_total (day, ${column}) select ?::date, 1 where exists (select 1 from fresh)
+         on conflict (day) do update set ${column} = day_total.${column} + 1`,
+        [utcDay(referral.completedAt ?? referral.createdAt)],
       );
       break;
     }

@@ -147,7 +147,7 @@ export const V1_ANALYTICS_ROUTES: Route[] = [
     path: `${BASE}/dashboard`,
     document: `query V1AnalyticsDashboard($timeRange: String) { analyticsDashboard(timeRange: $timeRange) {
     timeRange period { dateFrom dateTo } customerActivity { ${ACTIVITY_SELECTION} bookings } sales { ${SALES_SELECTION} }
-    loyalty { pointsEarned pointsRedeemed rewardsClaimed rewardsRedeemed } campaigns { activeCampaigns participantsJoined conversions } } }`,
+    loyalty { pointsEarned pointsRedeemed rewardsClaimed rewardsRedeemed referralsCreated referralsCompleted } campaigns { activeCampaigns participantsJoined conversions } } }`,
     envelope: 'v1',
     scope: 'analytics',
     doc: {
@@ -158,7 +158,14 @@ export const V1_ANALYTICS_ROUTES: Route[] = [
         period: object({ date_from: date(), date_to: date() }, ['date_from', 'date_to']),
         customer_activity: required({ ...ACTIVITY, bookings: integer() }),
         sales: required(SALES),
-        loyalty: required({ points_earned: number(), points_redeemed: number(), rewards_claimed: integer(), rewards_redeemed: integer() }),
+        loyalty: required({
+          points_earned: number(),
+          points_redeemed: number(),
+          rewards_claimed: integer(),
+          rewards_redeemed: integer(),
+          referrals_created: integer({ description: 'sign-ups accepted as referrals' }),
+          referrals_completed: integer({ description: 'referrals completed by a qualifying transaction' }),
+        }),
         campaigns: required({ active_campaigns: integer(), participants_joined: integer(), conversions: integer() }),
       }),
     },

@@ -242,6 +242,8 @@ export class DashboardLoyalty {
   @Field(() => Float) pointsRedeemed: number;
   @Field(() => Int) rewardsClaimed: number;
   @Field(() => Int) rewardsRedeemed: number;
+  @Field(() => Int, { description: 'Sign-ups accepted as referrals' }) referralsCreated: number;
+  @Field(() => Int, { description: 'Referrals completed by a qualifying purchase' }) referralsCompleted: number;
 }
 
 @ObjectType()
