@@ -14,6 +14,7 @@ import { streamScenario } from './stream';
 import { WEBHOOK_TARGET_ENV, webhookFanOut } from './webhooks';
 import { bookingBurst, bookingSteady } from './bookings';
 import { v1Transactions } from './transactions';
+import { earningRulesScenario } from './earning-rules';
 import { notificationSegmentSend } from './notifications';
 import { analyticsScenario } from './analytics';
 import { v1Award, v1BatchAward, v1CustomerRead } from './v1';
@@ -23,7 +24,7 @@ import { MODULES } from '../subgraphs/registry';
 
 const HOT_MEMBERS = Number(process.env.BENCH_HOT_MEMBERS ?? 20);
 const SEED_ROWS = Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
-/** Comma-separated subset of staffs,points,balance,redeem,redeemsteady,stream,v1read,v1award,v1batch,v1transactions,webhooks,bookings,bookingsteady,notify,analytics,large; all but large by default (it seeds 10,000,000 rows: npm run bench:large). */
+/** Comma-separated subset of staffs,points,balance,redeem,redeemsteady,stream,v1read,v1award,v1batch,v1transactions,rules,webhooks,bookings,bookingsteady,notify,analytics,large; all but rules and large by default (large seeds 10,000,000 rows: npm run bench:large; rules: BENCH_SCENARIOS=rules). */
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'staffs,points,balance,redeem,redeemsteady,stream,v1read,v1award,v1batch,v1transactions,webhooks,bookings,bookingsteady,notify,analytics').split(',').map((name) => name.trim()));
 /** Workers of the `npm start` target (one per core by default, as `npm start`). */
 const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
@@ -284,7 +285,8 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  * check that stock, codes and points agree and steady redemptions beside their baseline (bench/redeem.ts), 1,000 open notification streams with the
  * delivery latency and memory per stream (bench/stream.ts), GET /api/v1/customers/{id}?include=points,tier
  * beside its one-statement baseline and 1,000-row batch awards beside 1,000 single awards (bench/v1.ts),
- * v1 transactions (purchases) recorded beside their baseline (bench/transactions.ts),
+ * v1 transactions (purchases) recorded beside their baseline (bench/transactions.ts), and (`rules`, not by default) with no
+ * active earning rule and with 200 (bench/earning-rules.ts),
  * webhook fan-out to 10 receivers (one down) with deliveries per second and commit-to-receipt latency
  * (bench/webhooks.ts), a burst of bookings and steady bookings beside their baseline (bench/bookings.ts), a v1 send-to-segment over in_app to 100,000 members (bench/notifications.ts), the analytics dashboard over a
  * read model fed by 1,000,000 events beside its baseline and a 1,000,000-row report (bench/analytics.ts); `large` (bench/large.ts) the reads on 10,000,000
@@ -292,7 +294,7 @@ async function balanceRead(target: Target, pool: Pool): Promise<boolean> {
  */
 async function main(): Promise<void> {
   let passed = true;
-  if (['staffs', 'points', 'balance', 'redeem', 'redeemsteady', 'stream', 'v1read', 'v1award', 'v1batch', 'v1transactions', 'webhooks', 'bookings', 'bookingsteady', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
+  if (['staffs', 'points', 'balance', 'redeem', 'redeemsteady', 'stream', 'v1read', 'v1award', 'v1batch', 'v1transactions', 'rules', 'webhooks', 'bookings', 'bookingsteady', 'notify', 'analytics'].some((name) => SCENARIOS.has(name))) {
     const { child, target } = await startTarget({ JWT_SECRET, ...(SCENARIOS.has('webhooks') ? WEBHOOK_TARGET_ENV : {}) });
     const pool = new Pool({ connectionString: target.databaseUrl, max: 2 });
     pool.on('error', () => {});
@@ -308,6 +310,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('v1award')) passed = (await v1Award(target, pool)) && passed;
       if (SCENARIOS.has('v1batch')) passed = (await v1BatchAward(target, pool)) && passed;
       if (SCENARIOS.has('v1transactions')) passed = (await v1Transactions(target, pool)) && passed;
+      if (SCENARIOS.has('rules')) passed = (await earningRulesScenario(target, pool)) && passed;
       if (SCENARIOS.has('webhooks')) passed = (await webhookFanOut(target, pool)) && passed;
       if (SCENARIOS.has('bookings')) passed = (await bookingBurst(target, pool)) && passed;
       if (SCENARIOS.has('bookingsteady')) passed = (await bookingSteady(target, pool)) && passed;
