@@ -1,5 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { TestMember, unique } from './support/test-platform';
+import { callRest, PlatformProcess, platformProcessEnv } from './support/platform-process';
+import { useTempDirs } from './support/temp-dirs';
+import { PLATFORM_START_TIMEOUT_MS, TestMember, unique } from './support/test-platform';
 import { usePlatform } from './support/use-platform';
 import { waitFor } from './support/wait-for';
 
@@ -440,5 +442,44 @@ describe('exactly once, dry runs and refunds', () => {
     expect(approved.status).toBe(200);
     expect((await applicationsOf(id)).map((row) => [row.rule_id, row.points])).toEqual([[rule.id, '33.00']]);
     expect(await balanceOf(member.id)).toBe(43);
+  });
+});
+
+describe('two platform processes on one database', () => {
+  // Each process keeps the active rules and checks them against the rule book's version in every
+  // evaluating transaction: a rule changed through one process applies at once to purchases through the other.
+  const tempDir = useTempDirs('loyalty-rules');
+  const other = new PlatformProcess(() =>
+    platformProcessEnv(
+      { databaseUrl: process.env.TEST_DATABASE_URL!, dataDir: tempDir(), admin: { email: 'unused@example.com', password: 'unused-password' }, chatappUrl: platform.chatapp.url },
+      { JWT_SECRET: platform.config.jwtSecret, RATE_LIMIT_STANDARD_PER_HOUR: '1000000', RATE_LIMIT_PREMIUM_PER_HOUR: '1000000' },
+    ),
+  );
+  type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  const onA: Call = (method, path, body) => api(method, path, body);
+  let onB: Call;
+  beforeAll(async () => {
+    const rest = await other.start();
+    onB = (method, path, body) => callRest(rest, method, path, body, admin.token);
+  }, PLATFORM_START_TIMEOUT_MS);
+  afterAll(() => other.kill('SIGTERM'));
+
+  it('applies a rule activated through one process to the next purchase through the other, and stops once it is deactivated through the other', async () => {
+    const storeId = unique('store');
+    const member = await platform.loginMember();
+    const earned = async (call: Call) => {
+      const response = await call('POST', '/api/v1/transactions', { customer_id: member.id, amount: 10, store_id: storeId });
+      expect(response.status).toBe(201);
+      return response.body.data.points_earned as number;
+    };
+    // A purchase through each process first, so that both keep the book as it was before the rule.
+    expect(await earned(onA)).toBe(10);
+    expect(await earned(onB)).toBe(10);
+    const rule = await activeRule({ conditions: atStore(storeId), effect: { type: 'fixed', points: 25 } });
+    expect(await earned(onB)).toBe(35);
+    expect(await earned(onA)).toBe(35);
+    expect((await onB('POST', `${RULES}/${rule.id}/deactivate`)).body.data.status).toBe('inactive');
+    expect(await earned(onA)).toBe(10);
+    expect(await earned(onB)).toBe(10);
   });
 });
