@@ -165,6 +165,24 @@ describe('a referral', () => {
     await settings({ enabled: true });
   });
 
+  it('links a chat-app sign-up (v1 login) with a code; a later login with another code changes nothing', async () => {
+    const referrer = await customer();
+    const code = await codeOf(referrer);
+    const chatappCode = unique('signup');
+    const login = async (referralCode: string) => platform.api('POST', '/api/v1/auth/chatapp/login', { body: { code: chatappCode, referral_code: referralCode } });
+    const first = await login(code);
+    expect(first.status).toBe(200);
+    const memberId = first.body.data.user.id as string;
+    expect(await signUpOf(memberId)).toMatchObject({ referrer_id: referrer, status: 'pending' });
+    const other = await codeOf(await customer());
+    expect((await login(other)).status).toBe(200);
+    const bad = await login('bad code');
+    expect(bad.status).toBe(400);
+    expect(detailFields(bad.body)).toEqual(['referral_code']);
+    const signUps = (await api('GET', `/api/v1/loyalty/referrals?customer_id=${memberId}`)).body.data;
+    expect(signUps.map((signUp: { code: string }) => signUp.code)).toEqual([code]);
+  });
+
   it('holds a referrer to its limit under concurrent sign-ups', async () => {
     await settings({ referrer_limit: 3 });
     const referrer = await customer();

@@ -27,8 +27,8 @@ export class MemberResolver {
   @Public()
   @OncePerRequest()
   @Mutation(() => MemberLogin, { description: 'Logs a member in with a chat-app login code (creating it on first login)' })
-  chatappLogin(@Args() { code, appId }: ChatappLoginArgs, @Ctx() ctx: AuthContext) {
-    return ctx.services.members.chatappLogin(code, appId);
+  chatappLogin(@Args() { code, appId, referralCode }: ChatappLoginArgs, @Ctx() ctx: AuthContext) {
+    return ctx.services.members.chatappLogin(code, appId, referralCode);
   }
 
   @Authorized(Access.member)

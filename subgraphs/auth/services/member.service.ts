@@ -42,8 +42,11 @@ export class MemberService {
     private readonly deps: AuthDeps,
   ) {}
 
-  /** Logs a member in with a chat-app login code (issued for our app id, when one is named), creating the member on first login. */
-  async chatappLogin(code: string, appId?: string): Promise<MemberLogin> {
+  /**
+   * Logs a member in with a chat-app login code (issued for our app id, when one is named), creating the
+   * member on first login, referred by the owner of `referralCode` when it comes with the sign-up.
+   */
+  async chatappLogin(code: string, appId?: string, referralCode?: string): Promise<MemberLogin> {
     this.deps.chatapp.checkAppId(appId);
     const identity = await this.deps.chatapp.exchangeCode(code);
     let status: MemberLoginStatus = MemberLoginStatus.EXISTING;
@@ -53,7 +56,7 @@ export class MemberService {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
         announceProfile(this.em, member);
-        announceCustomerCreated(this.em, member, false);
+        announceCustomerCreated(this.em, member, false, referralCode?.toUpperCase() ?? null);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {

@@ -39,20 +39,20 @@ export const V1_AUTH_ROUTES: Route[] = [
   {
     method: 'post',
     path: `${V1_BASE}/auth/chatapp/login`,
-    document: `mutation V1ChatappLogin($code: String!, $appId: String) {
-      chatappLogin(code: $code, appId: $appId) { accessToken refreshToken member { id openId unionId nickName avatarUrl } } }`,
+    document: `mutation V1ChatappLogin($code: String!, $appId: String, $referralCode: String) {
+      chatappLogin(code: $code, appId: $appId, referralCode: $referralCode) { accessToken refreshToken member { id openId unionId nickName avatarUrl } } }`,
     envelope: 'v1',
     public: true,
     credential: true,
     limitByAddress: true,
     unauthenticated: 'INVALID_CODE',
     doc: {
-      summary: 'Sign a customer in with a chat-app login code',
-      bodyVariables: CHATAPP_CODE_BODY,
+      summary: "Sign a customer in with a chat-app login code (the first login signs it up: `referral_code`, another customer's code, is read then)",
+      bodyVariables: { ...CHATAPP_CODE_BODY, referral_code: 'referralCode' },
       response: ref('ChatappLogin'),
       errors: { 503: { SERVICE_UNAVAILABLE: 'the chat-app provider did not answer' } },
     },
-    variables: ({ body }) => ({ code: body.code, appId: body.appId }),
+    variables: ({ body }) => ({ code: body.code, appId: body.appId, referralCode: body.referralCode }),
     payload: ({ chatappLogin }) => chatappLoginOf(chatappLogin as MemberLoginRecord),
   },
   {

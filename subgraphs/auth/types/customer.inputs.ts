@@ -10,6 +10,10 @@ import { IsLocaleTag } from '../../../core/validation';
  */
 export const V1_GENDERS = ['male', 'female', 'other'] as const;
 
+/** A referral code as a sign-up may carry it (the point domain's codes; matched whatever their case). */
+export const REFERRAL_CODE = /^[A-Za-z0-9]{4,32}$/;
+export const REFERRAL_CODE_MESSAGE = 'referralCode must be 4 to 32 letters and digits';
+
 @InputType()
 export class CustomerAddressInput {
   @Field(() => String, { nullable: true }) @IsOptional() @IsString() @MaxLength(512) street?: string | null;
@@ -53,7 +57,7 @@ export class CreateCustomerInput extends CustomerFieldsInput {
   @Field(() => String, { nullable: true, description: "Another member's referral code: this customer is referred by that member (a refused referral is recorded, it never fails the creation)" })
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z0-9]{4,32}$/, { message: 'referralCode must be 4 to 32 letters and digits' })
+  @Matches(REFERRAL_CODE, { message: REFERRAL_CODE_MESSAGE })
   referralCode?: string | null;
 }
 

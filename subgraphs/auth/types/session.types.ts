@@ -1,7 +1,8 @@
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { EnumValue, graphqlEnum } from '../../../core/graphql/enum';
 import { Member } from '../entities/member';
+import { REFERRAL_CODE, REFERRAL_CODE_MESSAGE } from './customer.inputs';
 
 @ObjectType()
 export class TokenPair {
@@ -36,6 +37,10 @@ export class ChatappLoginArgs {
   @IsString()
   @MaxLength(128)
   appId?: string;
+  @Field(() => String, { nullable: true, description: "Another member's referral code, read at the first login only (the sign-up): this member is referred by that one" })
+  @IsOptional()
+  @Matches(REFERRAL_CODE, { message: REFERRAL_CODE_MESSAGE })
+  referralCode?: string;
 }
 
 @ObjectType()
