@@ -165,6 +165,21 @@ describe('a referral', () => {
     await settings({ enabled: true });
   });
 
+  it('completes only within completion_days of the sign-up', async () => {
+    await settings({ completion_days: 1 });
+    const referred = await customer({ referral_code: await codeOf(await customer()) });
+    const late = await signUpOf(referred);
+    // The sign-up was two days ago (a fixture: sign-ups are made now).
+    await platform.sql.query(`update point.referral set created_at = now() - interval '2 days' where id = $1`, [late.id]);
+    await purchase(referred, 100);
+    expect((await signUpOf(referred)).status).toBe('pending');
+    const inTime = await customer({ referral_code: await codeOf(await customer()) });
+    await signUpOf(inTime);
+    await purchase(inTime, 100);
+    expect((await signUpOf(inTime)).status).toBe('completed');
+    await settings({ completion_days: null });
+  });
+
   it('links a chat-app sign-up (v1 login) with a code; a later login with another code changes nothing', async () => {
     const referrer = await customer();
     const code = await codeOf(referrer);
