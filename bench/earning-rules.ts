@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { checkLedger, checkOutbox } from './ledger-check';
 import { CONNECTIONS, drained, DURATION_SECONDS, loadWrite, printSides, settled, Target, WARM_UP_SECONDS, WriteRun } from './load';
 import { insertMembers } from './v1';
+import { int, pick, Random, seeded, some } from '../test/support/seeded-random';
 
 /**
  * `BENCH_SCENARIOS=rules`: POST /api/v1/transactions with no active earning rule (the baseline) and then
@@ -55,28 +56,6 @@ const EVENT_TYPES = [
   { name: 'bench_survey', description: 'A survey answered', attributes: { channel: { type: 'string', required: true }, completed: { type: 'boolean', required: true } } },
   { name: 'bench_store_visit', description: 'A visit to a store without a purchase', attributes: { store_id: { type: 'string', required: true }, minutes: { type: 'number' } } },
 ] as const;
-
-/** mulberry32: a small seeded generator, so that the rule set is the same from run to run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = () => number;
-const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
-const some = <T>(random: Random, items: readonly T[], count: number): T[] => {
-  const pool = [...items];
-  const chosen: T[] = [];
-  while (chosen.length < count && pool.length > 0) chosen.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
-  return chosen;
-};
 
 const storeIn = (stores: string[]) => (stores.length === 1 ? { fact: 'store_id', op: 'eq', value: stores[0] } : { fact: 'store_id', op: 'in', value: stores });
 const categoryIn = (categories: string[]) => (categories.length === 1 ? { fact: 'category', op: 'eq', value: categories[0] } : { fact: 'category', op: 'in', value: categories });

@@ -1,4 +1,5 @@
 import { TestMember, unique } from './support/test-platform';
+import { chance, int, pick, Random, seeded, some } from './support/seeded-random';
 import { usePlatform } from './support/use-platform';
 
 // Earning rules (issue 29) as properties, through v1 REST and GraphQL: for random rule sets and purchases,
@@ -14,26 +15,6 @@ const ANCHOR = Date.UTC(2026, 5, 1);
 
 const { platform, admin } = usePlatform({ staff: ['admin'] });
 const api = (method: string, path: string, body?: unknown) => platform.api(method, path, { token: admin.token, body });
-
-/** mulberry32: every choice of a run follows from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-type Random = () => number;
-const int = (random: Random, min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
-const chance = (random: Random, p: number) => random() < p;
-const some = <T>(random: Random, items: readonly T[], count: number): T[] => {
-  const pool = [...items];
-  return Array.from({ length: Math.min(count, pool.length) }, () => pool.splice(Math.floor(random() * pool.length), 1)[0]);
-};
 
 /** A test body with a stream of its own from the seed; a failure says how to replay it. */
 const replayable = (salt: number, body: (random: Random) => Promise<void>) => async () => {

@@ -207,5 +207,14 @@ describe('the event table', () => {
     expect(await PUBLIC_EVENTS['customer.created'].data(payload, silverEntryTier)).toEqual(created);
     // Written in Part 3's shape before the event carried auth's vocabulary: delivered as it was.
     expect(await dataOf('customer.created', created)).toEqual(created);
+    const referral = { referralId: 'r1', referrerId: 'm1', referredId: 'm2', code: 'ABCD2345', purchaseId: null, createdAt: '2026-11-23T06:36:33.120Z', completedAt: null };
+    expect(await dataOf('referral.created', referral)).toEqual({
+      referral: { id: 'r1', code: 'ABCD2345', referrer_id: 'm1', customer_id: 'm2', status: 'pending', purchase_id: null, created_at: '2026-11-23T06:36:33Z', completed_at: null },
+    });
+    expect((await dataOf('referral.completed', { ...referral, purchaseId: 'p1', completedAt: '2026-11-24T08:00:00.900Z' })).referral).toMatchObject({
+      status: 'completed',
+      purchase_id: 'p1',
+      completed_at: '2026-11-24T08:00:00Z',
+    });
   });
 });

@@ -28,9 +28,9 @@ export function changedFields(before: CustomerProfile, after: CustomerProfile): 
 
 /**
  * `customer.created`, in the creation's transaction; `startsInEntryTier` for v1 creations (the cluster places
- * the member), with the referral code it signed up with (the point domain links the referral).
+ * the member), with the referral code it signed up with, upper case (the point domain links the referral).
  */
-export function announceCustomerCreated(em: EntityManager, member: Member, startsInEntryTier: boolean, referralCode: string | null = null): void {
+export function announceCustomerCreated(em: EntityManager, member: Member, startsInEntryTier: boolean, referralCode?: string | null): void {
   const payload = {
     memberId: member.id,
     name: member.name ?? member.nickName,
@@ -38,7 +38,7 @@ export function announceCustomerCreated(em: EntityManager, member: Member, start
     phone: member.phoneNumber,
     createdAt: member.createdAt.toISOString(),
     startsInEntryTier,
-    referralCode,
+    referralCode: referralCode?.toUpperCase() ?? null,
   };
   recordEvent(em, AUTH.events.customerCreated, payload, { aggregateId: member.id });
 }

@@ -61,7 +61,7 @@ export class CustomerService {
     applyCustomer(member, input);
     this.em.create(MemberTier, { memberId: member.id, tierId: ENTRY_TIER_PROMISE, changedAt: member.createdAt });
     announceProfile(this.em, member);
-    announceCustomerCreated(this.em, member, true, input.referralCode?.toUpperCase() ?? null);
+    announceCustomerCreated(this.em, member, true, input.referralCode);
     await this.flush('chatapp.code');
     return { member };
   }

@@ -56,7 +56,7 @@ export class MemberService {
       try {
         member = this.em.create(Member, { openId: identity.openId, unionId: identity.unionId ?? null });
         announceProfile(this.em, member);
-        announceCustomerCreated(this.em, member, false, referralCode?.toUpperCase() ?? null);
+        announceCustomerCreated(this.em, member, false, referralCode);
         await this.em.flush();
         status = MemberLoginStatus.NEW;
       } catch (error) {

@@ -5,7 +5,8 @@ import { PointContext } from '../context';
 import { POINT } from '../contract';
 import { Referral } from '../entities/referral';
 import { ReferralSettings } from '../entities/referral-settings';
-import { MemberReferral, MemberReferralArgs, ReferralListArgs, ReferralSettingsInput } from '../types/referral.types';
+import { MemberArgs } from '../types/point.types';
+import { MemberReferral, ReferralListArgs, ReferralSettingsInput } from '../types/referral.types';
 
 const ReferralPage = PageType(Referral, 'Referral');
 
@@ -14,7 +15,7 @@ const ReferralPage = PageType(Referral, 'Referral');
 export class ReferralResolver {
   @Authorized(Access.selfBy('memberId'), POINT.permissions.read)
   @Query(() => MemberReferral, { description: "A member's referral code (made at its first read), who referred it and its referrals by status" })
-  memberReferral(@Args() { memberId }: MemberReferralArgs, @Ctx() ctx: PointContext) {
+  memberReferral(@Args() { memberId }: MemberArgs, @Ctx() ctx: PointContext) {
     return ctx.services.referrals.ofMember(memberId, ctx.requestId);
   }
 

@@ -1,7 +1,7 @@
 import { customerIdOf } from '../../../core/rest/path-ids';
 import { id, oneOf, ref } from '../../../core/rest/json-schema';
 import { Route, V1_BASE } from '../../../core/rest/route';
-import { MEMBER_REFERRAL_FIELDS, memberReferralOf, REFERRAL, REFERRAL_SETTINGS, REFERRAL_SETTINGS_BODY, referralListVariables, referralOf } from './v1-referrals';
+import { MEMBER_REFERRAL_FIELDS, memberReferralOf, REFERRAL, REFERRAL_SETTINGS, REFERRAL_SETTINGS_BODY, REFERRAL_STATUSES, referralListVariables, referralOf } from './v1-referrals';
 
 const SETTINGS = `${V1_BASE}/loyalty/referral-settings`;
 
@@ -29,7 +29,7 @@ export const V1_REFERRAL_ROUTES: Route[] = [
     envelope: 'v1List',
     doc: {
       summary: 'Sign-ups with a referral code, newest first: pending, completed by a transaction, or refused with the reason',
-      query: { status: oneOf('pending', 'completed', 'refused'), referrer_id: id({ description: "the code's owner" }), customer_id: id({ description: 'the new customer' }) },
+      query: { status: oneOf(...REFERRAL_STATUSES), referrer_id: id({ description: "the code's owner" }), customer_id: id({ description: 'the new customer' }) },
       response: ref('Referral'),
     },
     variables: ({ query }) => referralListVariables(query),

@@ -28,11 +28,11 @@ export const memberReferralOf = ({ memberId, code, referredBy, pending, complete
   referrals: { pending, completed, refused },
 });
 
-const STATUSES = Object.values(ReferralStatus) as string[];
+export const REFERRAL_STATUSES = Object.values(ReferralStatus) as string[];
 
 /** The referrals query's variables from a v1 list: `status`, `referrer_id`, `customer_id` (the referred), `page`, `limit`. */
 export function referralListVariables(query: Record<string, unknown>): Record<string, unknown> {
-  if (query.status !== undefined && !STATUSES.includes(query.status as string)) throw validationError([{ field: 'status', message: `status is ${STATUSES.join(', ')}` }]);
+  if (query.status !== undefined && !REFERRAL_STATUSES.includes(query.status as string)) throw validationError([{ field: 'status', message: `status is ${REFERRAL_STATUSES.join(', ')}` }]);
   return { page: query.page, limit: query.limit, status: query.status, referrerId: query.referrerId, referredId: query.customerId };
 }
 
@@ -41,7 +41,7 @@ export const REFERRAL_RECORD = record({
   code: string(),
   referrer_id: nullable(id({ description: "the code's owner; null for an unknown code" })),
   customer_id: id({ description: 'the new customer who signed up with the code' }),
-  status: oneOf(...STATUSES),
+  status: oneOf(...REFERRAL_STATUSES),
   refusal: nullable(oneOf(...(Object.values(ReferralRefusal) as string[]))),
   purchase_id: nullable(id({ description: 'the transaction that completed it' })),
   created_at: timestamp(),

@@ -16,11 +16,6 @@ export class MemberReferral {
 }
 
 @ArgsType()
-export class MemberReferralArgs {
-  @Field(() => ID) @IsUUID('all', { message: 'memberId must be a member id' }) memberId: string;
-}
-
-@ArgsType()
 export class ReferralListArgs extends PageArgs {
   @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID('all', { message: 'referrerId must be a member id' }) referrerId?: string | null;
   @Field(() => ID, { nullable: true }) @IsOptional() @IsUUID('all', { message: 'referredId must be a member id' }) referredId?: string | null;
